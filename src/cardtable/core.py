@@ -1,0 +1,409 @@
+"""The game abstraction every game plugs into: errors, Action, Game and State.
+
+A game module subclasses :class:`Game` and :class:`State` and fills in the
+``_``-prefixed hooks; everything public (``apply`` with its three input forms,
+``after``, ``clone``, ``returns``, ``to_dict`` ...) is written once here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from cardtable.cards import NUM_CARDS, card_name, parse_card
+
+# ---------------------------------------------------------------- errors
+
+
+class CardtableError(Exception):
+    """Base of every error cardtable raises on purpose."""
+
+
+class IllegalActionError(CardtableError, ValueError):
+    """An action that is not legal now, or notation that does not parse."""
+
+
+class OptionsError(CardtableError, ValueError):
+    """A bad game name, option or player count."""
+
+
+class PositionError(CardtableError, ValueError):
+    """An inconsistent ``setup`` position or ``state_from_dict`` input."""
+
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move in a game's fixed action space.
+
+    ``id`` is stable across states (for RL masks); ``str(action)`` is its notation.
+    """
+
+    id: int
+    notation: str
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+# ---------------------------------------------------------------- randomness
+
+
+def new_rng(seed: int | None) -> random.Random:
+    """The state's own generator: seeded, or from fresh OS randomness when ``seed`` is None."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise OptionsError(f"seed must be an integer or None, not {seed!r}")
+    return random.Random(seed)
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    new = random.Random()
+    new.setstate(rng.getstate())
+    return new
+
+
+def rng_to_json(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: Any) -> random.Random:
+    try:
+        version, internal, gauss = data
+        rng = random.Random()
+        rng.setstate((version, tuple(internal), gauss))
+    except (TypeError, ValueError) as exc:
+        raise PositionError(f"'rng' is not a saved random generator state: {exc}") from None
+    return rng
+
+
+# ---------------------------------------------------------------- options
+
+
+def take_options(
+    game: str, given: dict[str, Any], defaults: dict[str, Any]
+) -> dict[str, Any]:
+    """``defaults`` updated with ``given``, refusing option names the game does not have."""
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise OptionsError(
+            f"{game} has no option {', '.join(map(repr, unknown))}; "
+            f"its options are {', '.join(sorted(defaults))}"
+        )
+    return {**defaults, **given}
+
+
+def check_int(name: str, value: Any, *, minimum: int | None = None,
+              allowed: Iterable[int] | None = None, none_ok: bool = False) -> int | None:
+    """An integer option, checked; a bool is not an integer here."""
+    if value is None and none_ok:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        kind = "an integer or None" if none_ok else "an integer"
+        raise OptionsError(f"option {name} must be {kind}, not {value!r}")
+    if allowed is not None:
+        allowed = list(allowed)
+        if value not in allowed:
+            raise OptionsError(
+                f"option {name}={value} is not allowed; choose one of "
+                f"{', '.join(map(str, allowed))}"
+            )
+    if minimum is not None and value < minimum:
+        raise OptionsError(f"option {name}={value} is too small; it must be at least {minimum}")
+    return value
+
+
+def check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise OptionsError(f"option {name} must be true or false, not {value!r}")
+    return value
+
+
+def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise OptionsError(
+            f"option {name}={value!r} is not allowed; choose one of "
+            f"{', '.join(map(repr, choices))}"
+        )
+    return str(value)
+
+
+# ---------------------------------------------------------------- positions
+
+
+def position_cards(what: str, cards: Any) -> list[int]:
+    """A list of card notations from a ``setup`` position, or a PositionError naming ``what``."""
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise PositionError(f"{what} must be a list of cards such as ['AS', 'TD'], not {cards!r}")
+    out = []
+    for item in cards:
+        if not isinstance(item, str):
+            raise PositionError(f"{what}: {item!r} is not a card; cards are strings such as 'AS'")
+        try:
+            out.append(parse_card(item))
+        except ValueError as exc:
+            raise PositionError(f"{what}: {exc}") from None
+    return out
+
+
+def position_seat(what: str, value: Any, num_players: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < num_players:
+        raise PositionError(f"{what} must be a seat from 0 to {num_players - 1}, not {value!r}")
+    return value
+
+
+def check_card_supply(used: Iterable[int], decks: int) -> None:
+    """PositionError if any card is used more often than ``decks`` decks hold it."""
+    counts = Counter(used)
+    over = sorted(c for c, n in counts.items() if n > decks)
+    if over:
+        c = over[0]
+        held = "once" if decks == 1 else f"{decks} times"
+        raise PositionError(
+            f"{card_name(c)} appears {counts[c]} times, but the deck holds it only {held}"
+        )
+
+
+def missing_cards(used: Iterable[int], decks: int) -> list[int]:
+    """The cards of ``decks`` decks that ``used`` does not account for, in order."""
+    counts = Counter(used)
+    return [c for c in range(NUM_CARDS) for _ in range(decks - counts.get(c, 0))]
+
+
+def unknown_keys(game: str, position: dict[str, Any], keys: Iterable[str]) -> None:
+    extra = sorted(set(position) - set(keys))
+    if extra:
+        raise PositionError(
+            f"{game} positions have no key {', '.join(map(repr, extra))}; "
+            f"the keys are {', '.join(sorted(keys))}"
+        )
+
+
+# ---------------------------------------------------------------- games and states
+
+S = TypeVar("S", bound="State")
+
+
+class Game:
+    """A game with its options fixed: a factory of states and the owner of the action table."""
+
+    name: ClassVar[str]
+    state_class: ClassVar[type[State]]
+
+    options: dict[str, Any]
+    num_players: int
+    #: every action of the game, indexed by id
+    actions: tuple[Action, ...]
+    #: how many 52-card decks the game uses
+    decks: int
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return len(self.actions)
+
+    def deal(self, seed: int | None = None) -> State:
+        """A whole match or game from its first deal."""
+        raise NotImplementedError
+
+    def setup(self, **position: Any) -> State:
+        """A chosen position (see API.md, Positions)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.name, self.options) == (other.name, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"cardtable.new_game({self.name!r}, {opts})"
+
+
+class State:
+    """A position of a game, mutated in place by ``apply``.
+
+    Subclasses implement the hooks below; ``legal_actions`` and ``apply`` cache
+    the legal list for the position, so the random-playout loop
+    ``s.apply(rng.choice(s.legal_actions()))`` computes it once per step.
+    """
+
+    game: Game
+    history: list[tuple[int, Action]]
+    _rng: random.Random
+    _legal: list[Action] | None
+    _legal_ids: list[int] | None
+
+    def _init_base(self, game: Game, rng: random.Random) -> None:
+        self.game = game
+        self.history = []
+        self._rng = rng
+        self._legal = None
+        self._legal_ids = None
+
+    # -- hooks a game fills in -----------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        raise NotImplementedError
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player is None
+
+    @property
+    def scores(self) -> list[int]:
+        raise NotImplementedError
+
+    @property
+    def winners(self) -> list[int]:
+        raise NotImplementedError
+
+    def _legal_action_ids(self) -> list[int]:
+        """Ids of the legal actions, each once, in a fixed order."""
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        """Carry out a legal action, with any automatic chance that follows it."""
+        raise NotImplementedError
+
+    def _parse(self, text: str) -> int:
+        """The action id for notation, read in this position's phase; IllegalActionError if none."""
+        raise NotImplementedError
+
+    def _why_illegal(self, action: Action) -> str:
+        """A player's explanation of why ``action`` is not legal now."""
+        return f"{action} is not a legal move now"
+
+    def _clone_into(self, new: State) -> None:
+        """Give ``new`` (a shallow copy of self) its own copies of every mutable field."""
+        raise NotImplementedError
+
+    def _to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def _from_dict(cls: type[S], game: Game, data: dict[str, Any]) -> S:
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def resample(self, seat: int, rng: random.Random) -> State:
+        raise NotImplementedError
+
+    def _all_cards(self) -> list[int]:
+        """Every card of the game wherever it lies, for invariant checks."""
+        raise NotImplementedError
+
+    # -- the public surface, shared --------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now; empty only when the game is over."""
+        legal = self._legal
+        if legal is None:
+            ids = self._legal_ids = [] if self.is_terminal else self._legal_action_ids()
+            table = self.game.actions
+            legal = self._legal = [table[i] for i in ids]
+        return list(legal)
+
+    def parse_action(self, text: str) -> Action:
+        """The action that ``text`` names in this position (legality is ``apply``'s job)."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"{text!r} is not move notation")
+        return self.game.actions[self._parse(text)]
+
+    def apply(self, action: Action | str | int) -> None:
+        """Play ``action``: an Action, its notation or its id; refused ones change nothing."""
+        table = self.game.actions
+        if type(action) is Action:
+            a = action
+            if not (0 <= a.id < len(table) and table[a.id].notation == a.notation):
+                raise IllegalActionError(f"{a!r} is not an action of {self.game.name}")
+        elif isinstance(action, str):
+            a = self.parse_action(action)
+        elif isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(table):
+                raise IllegalActionError(
+                    f"action id {action} is out of range 0..{len(table) - 1}"
+                )
+            a = table[action]
+        else:
+            raise IllegalActionError(
+                f"{action!r} is not an action: give an Action, its notation or its id"
+            )
+        seat = self.current_player
+        if seat is None:
+            raise IllegalActionError(f"{a}: the game is over")
+        ids = self._legal_ids
+        if ids is None:
+            self.legal_actions()
+            ids = self._legal_ids
+            assert ids is not None
+        if a.id not in ids:
+            raise IllegalActionError(self._why_illegal(a))
+        self._legal = self._legal_ids = None
+        self.history.append((seat, table[a.id]))
+        self._apply(table[a.id])
+
+    def clone(self: S) -> S:
+        """An independent deep copy."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new._rng = copy_rng(self._rng)
+        if self._legal is not None:
+            new._legal = list(self._legal)
+        self._clone_into(new)
+        return new
+
+    def after(self: S, action: Action | str | int) -> S:
+        """A new state with ``action`` played; this one is untouched."""
+        new = self.clone()
+        new.apply(action)
+        return new
+
+    def returns(self) -> list[float]:
+        """+1 per winner and -1 per other seat at the end; all 0 for a draw or before the end."""
+        n = self.game.num_players
+        if not self.is_terminal:
+            return [0.0] * n
+        won = self.winners
+        if not won:
+            return [0.0] * n
+        return [1.0 if s in won else -1.0 for s in range(n)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-able data, hidden cards and generator included."""
+        return {
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            **self._to_dict(),
+            "history": [[seat, a.notation, a.id] for seat, a in self.history],
+            "rng": rng_to_json(self._rng),
+        }
+
+    def __repr__(self) -> str:
+        turn = "over" if self.is_terminal else f"seat {self.current_player} to act"
+        return f"<{type(self).__name__} {self.game.name}, {turn}, {len(self.history)} actions>"
+
+
+def restore_base(state: State, game: Game, data: dict[str, Any]) -> None:
+    """Set the shared fields of a state read by ``state_from_dict``."""
+    state._init_base(game, rng_from_json(data.get("rng")))
+    history = data.get("history", [])
+    try:
+        for seat, notation, aid in history:
+            action = game.actions[aid]
+            if action.notation != notation:
+                raise PositionError(f"history: action id {aid} is {action}, not {notation!r}")
+            state.history.append((seat, action))
+    except (TypeError, ValueError, IndexError) as exc:
+        if isinstance(exc, PositionError):
+            raise
+        raise PositionError(f"history must be a list of [seat, notation, id]: {exc}") from None

@@ -1,0 +1,643 @@
+"""Sequence (RULES.md section 2): the game, its legal moves and its sequences.
+
+Hot state: the board is a bytearray of 100 cells (0 empty, team + 1 a chip,
+CORNER a free corner), ``locked`` marks chips of completed sequences, hands and
+piles are small lists of card ints (piles have their top at the end).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardtable.cards import CARD_NAMES, NUM_CARDS, card_name, parse_card, rank_of, sort_key
+from cardtable.core import (
+    Action,
+    Game,
+    IllegalActionError,
+    OptionsError,
+    PositionError,
+    State,
+    check_card_supply,
+    check_int,
+    missing_cards,
+    new_rng,
+    position_cards,
+    position_seat,
+    restore_base,
+    take_options,
+    unknown_keys,
+)
+from cardtable.sequence.board import (
+    ALL_WINDOWS,
+    CARD_CELLS,
+    CARD_CELLS_ORDER,
+    CELL_CARD,
+    CELL_POS,
+    CORNERS,
+    JACK,
+    NON_JACK_POS,
+    NON_JACKS,
+    ONE_EYED,
+    TWO_EYED,
+    WINDOW_OF_CELLS,
+    WINDOWS_THROUGH,
+    cell_name,
+    parse_cell,
+)
+
+CORNER = 255
+DECKS = 2
+
+# 2.2 / 2.3: valid player counts, their team splits (default first) and cards per player
+TEAM_SPLITS = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
+HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+TEAM_COLOURS = ("blue", "green", "red")
+
+# The fixed action space: ids by kind, in this order.
+PLAY = 0  # 96: a non-jack card on its first or second cell
+TWO_EYED_JACK = PLAY + 2 * len(NON_JACKS)  # 192: JD or JC on one of the 96 card cells
+ONE_EYED_JACK = TWO_EYED_JACK + 2 * 96  # 192: JS or JH removing the chip on a card cell
+DEAD = ONE_EYED_JACK + 2 * 96  # 48: exchange a dead card
+PASS = DEAD + len(NON_JACKS)  # 1
+NUM_ACTIONS = PASS + 1
+
+
+def _action_table() -> tuple[Action, ...]:
+    names: list[str] = []
+    for card in NON_JACKS:
+        names += [f"{card_name(card)} {cell_name(cell)}" for cell in CARD_CELLS[card]]
+    for jack in TWO_EYED + ONE_EYED:
+        names += [f"{card_name(jack)} {cell_name(cell)}" for cell in CARD_CELLS_ORDER]
+    names += [f"dead {card_name(card)}" for card in NON_JACKS]
+    names.append("pass")
+    assert len(names) == NUM_ACTIONS
+    return tuple(Action(i, name) for i, name in enumerate(names))
+
+
+ACTIONS = _action_table()
+# decoded actions: id -> (card, cell); cell -1 for dead-card exchanges and pass
+_DECODE: tuple[tuple[int, int], ...] = tuple(
+    (parse_card(a.notation.split()[-1]), -1) if a.id >= DEAD and a.id < PASS
+    else (-1, -1) if a.id == PASS
+    else (parse_card(a.notation.split()[0]), parse_cell(a.notation.split()[1]))
+    for a in ACTIONS
+)
+
+
+def sequences_needed(teams: int) -> int:
+    """2.6: two sequences with 2 players or teams, one with 3."""
+    return 2 if teams == 2 else 1
+
+
+class SequenceGame(Game):
+    """Sequence with its options checked (RULES 2.2, 2.4)."""
+
+    name = "sequence"
+    decks = DECKS
+    actions = ACTIONS
+
+    def __init__(self, **options: Any) -> None:
+        opts = take_options(self.name, options, {"players": 2, "teams": None, "max_turns": None})
+        players = check_int("players", opts["players"], allowed=sorted(TEAM_SPLITS))
+        assert players is not None
+        splits = TEAM_SPLITS[players]
+        teams = opts["teams"]
+        if teams is None:
+            teams = splits[0]
+        allowed = ", ".join(map(str, splits))
+        if isinstance(teams, bool) or not isinstance(teams, int) or teams not in splits:
+            raise OptionsError(
+                f"option teams={teams!r} is not allowed with {players} players; "
+                f"choose {'one of ' if len(splits) > 1 else ''}{allowed}"
+            )
+        max_turns = check_int("max_turns", opts["max_turns"], minimum=1, none_ok=True)
+        self.options = {"players": players, "teams": teams, "max_turns": max_turns}
+        self.num_players = players
+        self.teams = teams
+        self.hand_size = HAND_SIZE[players]
+        self.needed = sequences_needed(teams)
+        self.max_turns = max_turns
+
+    def deal(self, seed: int | None = None) -> SequenceState:
+        rng = new_rng(seed)
+        # 2.3: a random first dealer; the deal starts left of the dealer, one card at a time
+        dealer = rng.randrange(self.num_players)
+        deck = [c for c in range(NUM_CARDS) for _ in range(DECKS)]
+        rng.shuffle(deck)
+        n = self.num_players
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for k in range(self.hand_size * n):
+            hands[(dealer + 1 + k) % n].append(deck.pop())
+        board = _empty_board()
+        return SequenceState(self, rng, board, bytearray(100), hands, deck,
+                             [[] for _ in range(n)], [], dealer, (dealer + 1) % n)
+
+    def setup(self, **position: Any) -> SequenceState:
+        """A position as API.md describes; omitted keys drawn from ``seed``."""
+        keys = ("dealer", "current", "hands", "deck", "discards", "chips", "sequences", "seed")
+        unknown_keys(self.name, position, keys)
+        return self._build(position, new_rng(position.get("seed")), over=False)
+
+    def _build(self, position: dict[str, Any], rng: random.Random, over: bool) -> SequenceState:
+        """A checked position; ``over`` for a saved finished game (a winner, who did not draw)."""
+        n = self.num_players
+        board = _empty_board()
+        for key, team in _mapping("chips", position.get("chips", {})).items():
+            cell = _position_cell(key)
+            if cell in CORNERS:
+                raise PositionError(f"chips: {cell_name(cell)} is a corner; corners hold no chip")
+            if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < self.teams:
+                raise PositionError(
+                    f"chips: {cell_name(cell)} holds team {team!r}; teams are 0..{self.teams - 1}"
+                )
+            board[cell] = team + 1
+        sequences = _position_sequences(position.get("sequences", []), board, self.teams)
+        _check_sequences(sequences, board, self, over)
+
+        discards = _seat_lists("discards", position.get("discards"), n) or [[] for _ in range(n)]
+        for pile in discards:
+            pile.reverse()  # given top first; kept with the top at the end
+        hands = _seat_lists("hands", position.get("hands"), n)
+        used = [c for pile in discards for c in pile] + [c for h in hands or [] for c in h]
+        deck = position_cards("deck", position["deck"]) if "deck" in position else None
+        check_card_supply(used + (deck or []), DECKS)
+        if hands is None:
+            pool = missing_cards(used + (deck or []), DECKS)
+            rng.shuffle(pool)
+            if len(pool) < n * self.hand_size:
+                raise PositionError("not enough cards left to deal the hands")
+            hands = [[pool.pop() for _ in range(self.hand_size)] for _ in range(n)]
+            used += [c for h in hands for c in h]
+        for seat, hand in enumerate(hands):
+            # the winner of a finished game played its last card without drawing (2.4.3)
+            if len(hand) != self.hand_size and not (over and len(hand) == self.hand_size - 1):
+                raise PositionError(
+                    f"hands: seat {seat} holds {len(hand)} cards; with {n} players a hand "
+                    f"holds {self.hand_size}"
+                )
+        if deck is None:
+            deck = missing_cards(used, DECKS)
+            rng.shuffle(deck)
+        else:
+            deck.reverse()  # given top first; kept with the top at the end
+        if "dealer" in position:
+            dealer = position_seat("dealer", position["dealer"], n)
+        elif "current" in position:
+            dealer = (position_seat("current", position["current"], n) - 1) % n
+        else:
+            dealer = rng.randrange(n)
+        current = position_seat("current", position.get("current", (dealer + 1) % n), n)
+        locked = bytearray(100)
+        for _, cells in sequences:
+            for cell in cells:
+                locked[cell] = 1
+        return SequenceState(self, rng, board, locked, hands, deck, discards, sequences,
+                             dealer, current)
+
+
+def _empty_board() -> bytearray:
+    board = bytearray(100)
+    for cell in CORNERS:
+        board[cell] = CORNER
+    return board
+
+
+def _mapping(what: str, value: Any) -> dict[Any, Any]:
+    if not isinstance(value, dict):
+        raise PositionError(f"{what} must be a dict such as {{'c4': 0}}, not {value!r}")
+    return value
+
+
+def _position_cell(text: Any) -> int:
+    if not isinstance(text, str):
+        raise PositionError(f"{text!r} is not a cell; cells are strings such as 'c4'")
+    try:
+        return parse_cell(text)
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
+
+
+def _seat_lists(what: str, value: Any, n: int) -> list[list[int]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple) or len(value) != n:
+        raise PositionError(f"{what} must be a list of {n} card lists, one per seat")
+    return [position_cards(f"{what}[{seat}]", cards) for seat, cards in enumerate(value)]
+
+
+def _position_sequences(
+    value: Any, board: bytearray, teams: int
+) -> list[tuple[int, tuple[int, ...]]]:
+    if not isinstance(value, list | tuple):
+        raise PositionError("sequences must be a list of [team, [five cells]]")
+    out = []
+    for item in value:
+        try:
+            team, cells = item
+            cells = tuple(_position_cell(c) for c in cells)
+        except (TypeError, ValueError):
+            raise PositionError(f"sequences: {item!r} is not [team, [five cells]]") from None
+        if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < teams:
+            raise PositionError(f"sequences: team {team!r} is not a team 0..{teams - 1}")
+        names = " ".join(cell_name(c) for c in cells)
+        if frozenset(cells) not in WINDOW_OF_CELLS:
+            raise PositionError(f"sequences: {names} are not five cells in a straight line")
+        cells = WINDOW_OF_CELLS[frozenset(cells)]
+        for cell in cells:
+            if board[cell] not in (team + 1, CORNER):
+                raise PositionError(
+                    f"sequences: {cell_name(cell)} of {names} holds no chip of team {team}"
+                )
+        out.append((team, cells))
+    return out
+
+
+def _check_sequences(sequences: list[tuple[int, tuple[int, ...]]], board: bytearray,
+                     game: SequenceGame, over: bool) -> None:
+    per_team: list[list[tuple[int, ...]]] = [[] for _ in range(game.teams)]
+    for team, cells in sequences:
+        for other in per_team[team]:
+            if len(set(cells) & set(other)) > 1:
+                raise PositionError(
+                    "sequences: " + " ".join(map(cell_name, cells)) + " and "
+                    + " ".join(map(cell_name, other)) + " share more than one cell"
+                )
+        per_team[team].append(cells)
+    for team, seqs in enumerate(per_team):
+        if len(seqs) >= game.needed and not over:
+            raise PositionError(f"sequences: team {team} already has enough sequences to win")
+        for window in ALL_WINDOWS:
+            if window in seqs or not all(board[c] in (team + 1, CORNER) for c in window):
+                continue
+            if all(len(set(window) & set(s)) <= 1 for s in seqs):
+                raise PositionError(
+                    f"chips: team {team} holds " + " ".join(map(cell_name, window))
+                    + ", a sequence that is not listed in sequences"
+                )
+
+
+class SequenceState(State):
+    """A position of a game of Sequence."""
+
+    game: SequenceGame
+
+    def __init__(self, game: SequenceGame, rng: random.Random, board: bytearray,
+                 locked: bytearray, hands: list[list[int]], deck: list[int],
+                 discards: list[list[int]], sequences: list[tuple[int, tuple[int, ...]]],
+                 dealer: int, current: int) -> None:
+        self._init_base(game, rng)
+        self.board = board
+        self.locked = locked
+        self.hands = hands
+        self.deck = deck  # the draw pile, top at the end
+        self.discards = discards  # one face-up pile per seat, top at the end
+        self.sequences = sequences  # (team, five cells) in the order they were claimed
+        self.seq_count = [0] * game.teams
+        for team, _ in sequences:
+            self.seq_count[team] += 1
+        self.dealer = dealer
+        self.current = current
+        self.exchanged = False  # 2.4.1: the dead-card exchange of this turn is used
+        self.passes = 0  # passes in a row, one per turn
+        self.turns = 0
+        self.over = False
+        self.winning_team: int | None = None
+
+    # -- the position -----------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.current
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.over
+
+    @property
+    def scores(self) -> list[int]:
+        teams = self.game.teams
+        return [self.seq_count[s % teams] for s in range(self.game.num_players)]
+
+    @property
+    def winners(self) -> list[int]:
+        if self.winning_team is None:
+            return []
+        teams = self.game.teams
+        return [s for s in range(self.game.num_players) if s % teams == self.winning_team]
+
+    def dead_cards(self, seat: int) -> list[int]:
+        """2.4.1: the non-jack cards in the seat's hand whose two cells are both covered."""
+        board = self.board
+        return sorted(
+            {c for c in self.hands[seat]
+             if CARD_CELLS[c][0] >= 0 and board[CARD_CELLS[c][0]] and board[CARD_CELLS[c][1]]},
+            key=sort_key,
+        )
+
+    # -- legal moves ------------------------------------------------------
+
+    def _legal_action_ids(self) -> list[int]:
+        seat = self.current
+        board = self.board
+        own = seat % self.game.teams + 1
+        ids: list[int] = []
+        dead: list[int] = []
+        for card in sorted(set(self.hands[seat])):
+            if rank_of(card) == JACK:
+                if card in TWO_EYED:
+                    # 2.4.2: a two-eyed jack on any empty cell, never a corner
+                    base = TWO_EYED_JACK + 96 * TWO_EYED.index(card)
+                    ids += [base + p for p, cell in enumerate(CARD_CELLS_ORDER) if not board[cell]]
+                else:
+                    # 2.4.2: a one-eyed jack removes an opponent's chip outside sequences
+                    base = ONE_EYED_JACK + 96 * ONE_EYED.index(card)
+                    locked = self.locked
+                    ids += [base + p for p, cell in enumerate(CARD_CELLS_ORDER)
+                            if board[cell] and board[cell] != own and not locked[cell]]
+                continue
+            first, second = CARD_CELLS[card]
+            slot = PLAY + 2 * NON_JACK_POS[card]
+            if not board[first]:
+                ids.append(slot)
+            if not board[second]:
+                ids.append(slot + 1)
+            if board[first] and board[second] and not self.exchanged:
+                dead.append(DEAD + NON_JACK_POS[card])  # 2.4.1: once per turn
+        ids += dead
+        if not ids:
+            ids.append(PASS)  # ruling 2.4: pass only when nothing else is legal
+        return ids
+
+    def _why_illegal(self, action: Action) -> str:
+        seat = self.current
+        card, cell = _DECODE[action.id]
+        if action.id == PASS:
+            return "pass: you may pass only when you have no legal play"
+        if card not in self.hands[seat]:
+            return f"{action}: you do not hold {card_name(card)}"
+        if DEAD <= action.id < PASS:
+            if self.exchanged:
+                return f"{action}: you have already exchanged a dead card this turn"
+            return f"{action}: {card_name(card)} is not dead, one of its cells is empty"
+        if card in ONE_EYED:
+            if not self.board[cell]:
+                return f"{action}: there is no chip on {cell_name(cell)} to remove"
+            if self.board[cell] == seat % self.game.teams + 1:
+                return f"{action}: the chip on {cell_name(cell)} is your own team's"
+            return f"{action}: the chip on {cell_name(cell)} is part of a completed sequence"
+        return f"{action}: {cell_name(cell)} is already covered"
+
+    def _parse(self, text: str) -> int:
+        return parse_action_id(text)
+
+    # -- applying a move --------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        aid = action.id
+        seat = self.current
+        if aid == PASS:
+            self.passes += 1
+            # ruling 2.4: every player passing in turn ends the game in a draw
+            self._end_turn(draw_game=self.passes >= self.game.num_players)
+            return
+        card, cell = _DECODE[aid]
+        self.hands[seat].remove(card)
+        self.discards[seat].append(card)
+        if aid >= DEAD:
+            # 2.4.1: discard the dead card, draw a replacement, then play on
+            self.exchanged = True
+            self._draw(seat)
+            return
+        self.passes = 0
+        if aid >= ONE_EYED_JACK:
+            self.board[cell] = 0  # 2.4.2: no chip is placed this turn
+        else:
+            team = seat % self.game.teams
+            self.board[cell] = team + 1
+            if self._claim_sequences(cell, team) and self.seq_count[team] >= self.game.needed:
+                self.winning_team = team  # 2.6: the game ends at once, no draw
+                self.over = True
+                return
+        self._draw(seat)  # 2.4.3
+        self._end_turn(draw_game=False)
+
+    def _end_turn(self, draw_game: bool) -> None:
+        self.turns += 1
+        self.exchanged = False
+        self.current = (self.current + 1) % self.game.num_players
+        max_turns = self.game.max_turns
+        if draw_game or (max_turns is not None and self.turns >= max_turns):
+            self.over = True
+
+    def _draw(self, seat: int) -> None:
+        """2.4.3: draw the top card; an empty draw pile is first remade from every discard pile."""
+        deck = self.deck
+        if not deck:
+            for pile in self.discards:
+                deck += pile
+                pile.clear()
+            self._rng.shuffle(deck)
+        if deck:
+            self.hands[seat].append(deck.pop())
+
+    def _claim_sequences(self, cell: int, team: int) -> int:
+        """2.5 ruling: claim the new sequences among the windows through ``cell``, in order."""
+        board = self.board
+        chip = team + 1
+        claimed = 0
+        for window in WINDOWS_THROUGH[cell]:
+            for c in window:
+                b = board[c]
+                if b != chip and b != CORNER:
+                    break
+            else:
+                if all(len(set(window).intersection(cells)) <= 1
+                       for t, cells in self.sequences if t == team):
+                    self.sequences.append((team, window))
+                    self.seq_count[team] += 1
+                    for c in window:
+                        self.locked[c] = 1
+                    claimed += 1
+        return claimed
+
+    # -- copies, saving, views -------------------------------------------
+
+    def _clone_into(self, new: State) -> None:
+        assert isinstance(new, SequenceState)
+        new.board = bytearray(self.board)
+        new.locked = bytearray(self.locked)
+        new.hands = [list(h) for h in self.hands]
+        new.deck = list(self.deck)
+        new.discards = [list(p) for p in self.discards]
+        new.sequences = list(self.sequences)
+        new.seq_count = list(self.seq_count)
+
+    def _all_cards(self) -> list[int]:
+        return [c for h in self.hands for c in h] + self.deck + [
+            c for pile in self.discards for c in pile]
+
+    def chips(self) -> dict[str, int]:
+        """Every chip on the board: {cell: team}."""
+        board = self.board
+        return {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]}
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "current": self.current,
+            "hands": [_names(h) for h in self.hands],
+            "deck": _names(reversed(self.deck)),
+            "discards": [_names(reversed(p)) for p in self.discards],
+            "chips": self.chips(),
+            "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in self.sequences],
+            "exchanged": self.exchanged,
+            "passes": self.passes,
+            "turns": self.turns,
+            "over": self.over,
+            "winning_team": self.winning_team,
+        }
+
+    @classmethod
+    def _from_dict(cls, game: Game, data: dict[str, Any]) -> SequenceState:
+        assert isinstance(game, SequenceGame)
+        try:
+            position = {k: data[k] for k in ("dealer", "current", "hands", "deck", "discards",
+                                             "chips", "sequences")}
+            over = data["over"] is True
+            state = game._build(position, new_rng(0), over)
+            state.exchanged = data["exchanged"] is True
+            state.passes = check_int("passes", data["passes"], minimum=0) or 0
+            state.turns = check_int("turns", data["turns"], minimum=0) or 0
+            state.over = over
+            wt = data["winning_team"]
+            state.winning_team = None if wt is None else check_int(
+                "winning_team", wt, allowed=range(game.teams))
+        except KeyError as exc:
+            raise PositionError(f"saved sequence state lacks {exc.args[0]!r}") from None
+        except OptionsError as exc:
+            raise PositionError(f"saved sequence state: {exc}") from None
+        restore_base(state, game, data)
+        return state
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (None: a spectator): everything but hidden hands and the deck."""
+        n = self.game.num_players
+        if seat is not None:
+            position_seat_view(seat, n)
+        rows = [[_cell_view(v) for v in self.board[r * 10:r * 10 + 10]] for r in range(10)]
+        return {
+            "game": "sequence",
+            "seat": seat,
+            "team": None if seat is None else seat % self.game.teams,
+            "teams": self.game.teams,
+            "hand": [] if seat is None else sorted(_names(self.hands[seat])),
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock_size": len(self.deck),
+            "board": rows,
+            "chips": self.chips(),
+            "discards": [_names(reversed(p)) for p in self.discards],
+            "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in self.sequences],
+            "scores": self.scores,
+            "sequences_needed": self.game.needed,
+            "dealer": self.dealer,
+            "current_player": self.current_player,
+            "exchanged_dead_card": self.exchanged,
+            "turns": self.turns,
+            "is_terminal": self.over,
+            "winners": self.winners,
+            "legal_actions": [str(a) for a in self.legal_actions()]
+            if seat is not None and seat == self.current_player else [],
+            "history": [[s, str(a)] for s, a in self.history],
+        }
+
+    def resample(self, seat: int, rng: random.Random) -> SequenceState:
+        """The other hands and the deck dealt afresh; all play is public in Sequence.
+
+        A pass also shows that the passer held no playable card; the resample does not
+        keep that (rare) inference.
+        """
+        position_seat_view(seat, self.game.num_players)
+        new = self.clone()
+        pool = list(self.deck)
+        for other, hand in enumerate(self.hands):
+            if other != seat:
+                pool += hand
+        rng.shuffle(pool)
+        for other, hand in enumerate(new.hands):
+            if other != seat:
+                new.hands[other] = [pool.pop() for _ in hand]
+        new.deck = pool
+        new._rng = random.Random(rng.getrandbits(64))
+        new._legal = new._legal_ids = None
+        return new
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+def _cell_view(v: int) -> str | int | None:
+    """A cell in a view: "XX" for a corner, the team of a chip, None when empty."""
+    return "XX" if v == CORNER else v - 1 if v else None
+
+
+def position_seat_view(seat: Any, n: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat must be None or 0..{n - 1}, not {seat!r}")
+
+
+def _names(cards: Any) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]
+
+
+def parse_action_id(text: str) -> int:
+    """Sequence notation -> action id: ``7H c4``, ``JD e5``, ``dead 7H``, ``pass``."""
+    words = text.strip().lower().split()
+    if words in (["pass"], ["p"]):
+        return PASS
+    try:
+        if len(words) == 2 and words[0] == "dead":
+            card = parse_card(words[1])
+            if rank_of(card) == JACK:
+                raise IllegalActionError(f"{text!r}: a jack is never a dead card")
+            return DEAD + NON_JACK_POS[card]
+        if len(words) == 2:
+            card, cell = parse_card(words[0]), parse_cell(words[1])
+            if rank_of(card) == JACK:
+                if cell in CORNERS:
+                    raise IllegalActionError(f"{text!r}: jacks never play on a corner")
+                kind = (TWO_EYED_JACK + 96 * TWO_EYED.index(card) if card in TWO_EYED
+                        else ONE_EYED_JACK + 96 * ONE_EYED.index(card))
+                return kind + CELL_POS[cell]
+            cells = CARD_CELLS[card]
+            if cell not in cells:
+                raise IllegalActionError(
+                    f"{text!r}: {card_name(card)} is on {cell_name(cells[0])} and "
+                    f"{cell_name(cells[1])}, not {cell_name(cell)}"
+                )
+            return PLAY + 2 * NON_JACK_POS[card] + cells.index(cell)
+    except ValueError as exc:
+        if isinstance(exc, IllegalActionError):
+            raise
+        raise IllegalActionError(f"{text!r}: {exc}") from None
+    raise IllegalActionError(
+        f"{text!r} is not a Sequence move: write a card and a cell ('7H c4', 'JD e5', "
+        "'JS e5' to remove a chip), 'dead 7H' or 'pass'"
+    )
+
+
+def render(state: SequenceState) -> str:
+    """The board as text: card names, ``o0``.. for team chips, ``**`` for the free corners."""
+    lines = ["     " + "  ".join("abcdefghij")]
+    board = state.board
+    for r in range(10):
+        cells = []
+        for c in range(10):
+            v = board[r * 10 + c]
+            cells.append("**" if v == CORNER else f"o{v - 1}" if v else
+                         CARD_NAMES[CELL_CARD[r * 10 + c]])
+        lines.append(f"{r + 1:>3}  " + " ".join(cells))
+    return "\n".join(lines)
+
+
+SequenceGame.state_class = SequenceState

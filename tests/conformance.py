@@ -1,0 +1,137 @@
+"""The generic conformance checks every registered game goes through.
+
+``check_playout`` plays one seeded random game and checks the invariants of
+API.md after every move; the per-game option sets live in ``test_conformance.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import IllegalActionError, State
+from cardtable.cards import deck
+
+
+def full_deck_counts(state: State) -> Counter[int]:
+    return Counter(deck(state.game.decks))  # type: ignore[attr-defined]
+
+
+def roundtrip(state: State) -> State:
+    return cardtable.state_from_dict(json.loads(json.dumps(state.to_dict())))
+
+
+def check_views(state: State, rng: random.Random, resamples: int = 2) -> None:
+    """Views are JSON-able and unchanged by resampling what the seat cannot see."""
+    n = state.game.num_players
+    spectator = state.view(None)
+    json.dumps(spectator)
+    assert spectator["hand"] == []
+    for seat in range(n):
+        view = state.view(seat)
+        assert json.loads(json.dumps(view)) == view
+        assert len(view["hand_sizes"]) == n
+        assert len(view["hand"]) == view["hand_sizes"][seat]
+        assert isinstance(view["stock_size"], int)
+        for _ in range(resamples):
+            other = state.resample(seat, rng)
+            assert other.view(seat) == view, f"resample changed what seat {seat} sees"
+            assert other.view(None) == spectator
+            assert Counter(other._all_cards()) == Counter(state._all_cards())
+            assert other.current_player == state.current_player
+            if state.current_player == seat:
+                assert [a.id for a in other.legal_actions()] == [
+                    a.id for a in state.legal_actions()
+                ]
+
+
+def check_illegal_inputs(state: State, rng: random.Random) -> None:
+    before = state.to_dict()
+    legal_ids = {a.id for a in state.legal_actions()}
+    illegal = [i for i in range(state.game.num_distinct_actions) if i not in legal_ids]
+    for aid in rng.sample(illegal, min(5, len(illegal))):
+        with pytest.raises(IllegalActionError):
+            state.apply(aid)
+        with pytest.raises(IllegalActionError):
+            state.apply(state.game.actions[aid])
+    for junk in ["", "zz9", "discard", "7H k11", -1, state.game.num_distinct_actions, None, 2.5]:
+        with pytest.raises(IllegalActionError):
+            state.apply(junk)  # type: ignore[arg-type]
+    assert state.to_dict() == before, "a refused action changed the state"
+
+
+def check_playout(
+    game: cardtable.Game, seed: int, max_steps: int = 5000, heavy_every: int = 7
+) -> State:
+    """Play random legal moves from ``deal(seed)``, checking invariants as it goes."""
+    rng = random.Random(seed)
+    state = game.deal(seed=seed)
+    twin = game.deal(seed=seed)
+    full = full_deck_counts(state)
+    n = game.num_players
+    steps = 0
+    while not state.is_terminal and steps < max_steps:
+        legal = state.legal_actions()
+        assert legal, "no legal action before the end"
+        assert len({a.id for a in legal}) == len(legal), "an action listed twice"
+        assert state.current_player is not None and 0 <= state.current_player < n
+        assert Counter(state._all_cards()) == full, "a card is lost or duplicated"
+        assert len(state.scores) == n
+        for a in legal:
+            assert state.parse_action(str(a)) == a, f"{a} does not round-trip"
+        if steps % heavy_every == 0:
+            check_views(state, rng)
+            check_illegal_inputs(state, rng)
+            copy, saved = state.clone(), roundtrip(state)
+            assert saved.to_dict() == state.to_dict()
+        action = rng.choice(legal)
+        if steps % heavy_every == 0:
+            before = state.to_dict()
+            child = state.after(action)
+            assert state.to_dict() == before, "after() changed the original"
+        state.apply(action)
+        twin.apply(action.id)
+        if steps % heavy_every == 0:
+            assert child.to_dict() == state.to_dict()
+            copy.apply(action)
+            saved.apply(str(action))
+            assert copy.to_dict() == state.to_dict(), "clone() plays on differently"
+            assert saved.to_dict() == state.to_dict(), "state_from_dict plays on differently"
+        steps += 1
+    assert len(state.history) == steps
+    assert twin.to_dict() == state.to_dict(), "same seed and actions gave another game"
+    if state.is_terminal:
+        assert state.legal_actions() == []
+        assert state.current_player is None
+        returns = state.returns()
+        winners = state.winners
+        assert returns == [(1.0 if s in winners else -1.0) if winners else 0.0 for s in range(n)]
+        check_views(state, rng)
+        with pytest.raises(IllegalActionError):
+            state.apply(0)
+    else:
+        assert state.returns() == [0.0] * n
+        assert state.winners == []
+    assert Counter(state._all_cards()) == full
+    return state
+
+
+def options_id(name: str, options: dict[str, Any]) -> str:
+    return name + "(" + ",".join(f"{k}={v}" for k, v in options.items()) + ")"
+
+
+def legal_counts_along_a_line(game: cardtable.Game, seed: int, steps: int) -> list[int]:
+    """Perft-style counts: the number of legal actions at each step of a seeded random line."""
+    rng = random.Random(seed)
+    state = game.deal(seed=seed)
+    counts = []
+    while not state.is_terminal and len(counts) < steps:
+        legal = state.legal_actions()
+        counts.append(len(legal))
+        state.apply(legal[rng.randrange(len(legal))])
+    return counts

@@ -1,0 +1,67 @@
+"""The command line, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import cardtable
+from cardtable.cli import main
+
+CARDTABLE = str(Path(sys.executable).parent / "cardtable")
+
+
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_simulate_json_counts_every_game(name: str) -> None:
+    result = CliRunner().invoke(main, ["simulate", name, "--games", "6", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 6
+    assert sum(report.get("wins_by_team", report["wins_by_seat"])) + report["draws"] >= 6
+    assert report["average_actions"] > 0
+
+
+def test_simulate_is_reproducible_for_a_seed() -> None:
+    args = ["simulate", "sequence", "--players", "4", "--games", "20", "--seed", "3", "--json"]
+    runs = [json.loads(CliRunner().invoke(main, args).stdout) for _ in range(2)]
+    for run in runs:
+        del run["games_per_second"], run["actions_per_second"]
+    assert runs[0] == runs[1]
+
+
+def test_simulate_reports_teams() -> None:
+    result = CliRunner().invoke(main, ["simulate", "sequence", "-p", "6", "-o", "teams=3",
+                                       "-n", "5", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    assert "team 2 wins" in result.stdout and "draws" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "sequence", "--players", "5"], "choose one of 2, 3, 4, 6, 8, 9, 10, 12"),
+    (["simulate", "sequence", "-o", "colour=red"], "no option 'colour'"),
+    (["simulate", "sequence", "-o", "teams"], "key=value"),
+    (["simulate", "chess"], "Invalid value for 'GAME': 'chess' is not"),
+    (["simulate", "sequence", "--games", "0"], "0 is not in the range"),
+])
+def test_user_mistakes_are_explained_without_a_traceback(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_installed_command_runs() -> None:
+    env = {**os.environ, "COLUMNS": "100"}
+    out = subprocess.run([CARDTABLE, "simulate", "sequence", "--games", "3", "--seed", "1"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "3 games of sequence" in out.stdout
+    help_text = subprocess.run([CARDTABLE, "--help"], capture_output=True, text=True,
+                               timeout=60).stdout
+    assert "simulate" in help_text and "games" in help_text

@@ -1,0 +1,37 @@
+"""Every registered game, under several option sets, through the generic checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cardtable
+from tests.conformance import check_playout, options_id
+
+# (game name, options, number of seeded playouts); each game adds its option sets here.
+CONFIGS: list[tuple[str, dict[str, Any], int]] = [
+    ("sequence", {}, 12),
+    ("sequence", {"players": 3}, 4),
+    ("sequence", {"players": 4}, 4),
+    ("sequence", {"players": 6, "teams": 3}, 3),
+    ("sequence", {"players": 9}, 2),
+    ("sequence", {"players": 12, "teams": 2, "max_turns": 120}, 2),
+    ("sequence", {"max_turns": 30}, 3),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "seed"),
+    [
+        pytest.param(name, options, seed, id=f"{options_id(name, options)}-{seed}")
+        for name, options, count in CONFIGS
+        for seed in range(count)
+    ],
+)
+def test_random_playout_keeps_invariants(name: str, options: dict[str, Any], seed: int) -> None:
+    check_playout(cardtable.new_game(name, **options), seed)
+
+
+def test_every_game_has_a_conformance_config() -> None:
+    assert {name for name, _, _ in CONFIGS} == set(cardtable.game_names())

@@ -38,6 +38,13 @@ def check_views(state: State, rng: random.Random, resamples: int = 2) -> None:
         assert len(view["hand_sizes"]) == n
         assert len(view["hand"]) == view["hand_sizes"][seat]
         assert isinstance(view["stock_size"], int)
+        # resample depends only on what the seat knows: from a state the seat cannot tell
+        # apart from this one, the same generator gives the very same state (bots rely on
+        # this to prove they never read a hidden card); sort hidden pools before shuffling
+        twin_seed = rng.getrandbits(32)
+        alike = state.resample(seat, random.Random(twin_seed))
+        again = state.resample(seat, rng).resample(seat, random.Random(twin_seed))
+        assert alike.to_dict() == again.to_dict(), "resample reads more than the seat knows"
         for _ in range(resamples):
             other = state.resample(seat, rng)
             assert other.view(seat) == view, f"resample changed what seat {seat} sees"

@@ -11,13 +11,16 @@ from tests.conformance import check_playout, options_id
 
 # (game name, options, number of seeded playouts); each game adds its option sets here.
 CONFIGS: list[tuple[str, dict[str, Any], int]] = [
-    ("sequence", {}, 12),
-    ("sequence", {"players": 3}, 4),
-    ("sequence", {"players": 4}, 4),
-    ("sequence", {"players": 6, "teams": 3}, 3),
-    ("sequence", {"players": 9}, 2),
-    ("sequence", {"players": 12, "teams": 2, "max_turns": 120}, 2),
-    ("sequence", {"max_turns": 30}, 3),
+    ("sequence", {}, 100),
+    ("sequence", {"players": 3}, 30),
+    ("sequence", {"players": 4}, 30),
+    ("sequence", {"players": 6, "teams": 3}, 20),
+    ("sequence", {"players": 8}, 10),
+    ("sequence", {"players": 9}, 10),
+    ("sequence", {"players": 10}, 10),
+    ("sequence", {"players": 12, "teams": 3}, 10),
+    ("sequence", {"players": 12, "teams": 2, "max_turns": 120}, 10),
+    ("sequence", {"max_turns": 30}, 20),
 ]
 
 

@@ -563,6 +563,7 @@ class SequenceState(State):
         for other, hand in enumerate(self.hands):
             if other != seat:
                 pool += hand
+        pool.sort()  # what the seat cannot tell apart must resample alike
         rng.shuffle(pool)
         for other, hand in enumerate(new.hands):
             if other != seat:

@@ -207,7 +207,18 @@ class Game:
         return len(self.actions)
 
     def deal(self, seed: int | None = None) -> State:
-        """A whole match or game from its first deal."""
+        """A whole match or game from its first deal; ``seed=None`` picks a fresh seed.
+
+        The seed used is kept as ``state.seed``, so that a record can replay the game.
+        """
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        state = self._deal(new_rng(seed))
+        state.seed = seed
+        return state
+
+    def _deal(self, rng: random.Random) -> State:
+        """The first position of a match, all chance drawn from ``rng``."""
         raise NotImplementedError
 
     def setup(self, **position: Any) -> State:
@@ -235,12 +246,15 @@ class State:
 
     game: Game
     history: list[tuple[int, Action]]
+    #: the seed ``Game.deal`` started from; None for a ``setup`` position
+    seed: int | None
     _rng: random.Random
     _legal: list[Action] | None
     _legal_ids: list[int] | None
 
     def _init_base(self, game: Game, rng: random.Random) -> None:
         self.game = game
+        self.seed = None
         self.history = []
         self._rng = rng
         self._legal = None
@@ -385,6 +399,7 @@ class State:
             "options": dict(self.game.options),
             **self._to_dict(),
             "history": [[seat, a.notation, a.id] for seat, a in self.history],
+            "seed": self.seed,
             "rng": rng_to_json(self._rng),
         }
 
@@ -396,6 +411,10 @@ class State:
 def restore_base(state: State, game: Game, data: dict[str, Any]) -> None:
     """Set the shared fields of a state read by ``state_from_dict``."""
     state._init_base(game, rng_from_json(data.get("rng")))
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise PositionError(f"'seed' must be an integer or null, not {seed!r}")
+    state.seed = seed
     history = data.get("history", [])
     try:
         for seat, notation, aid in history:

@@ -119,8 +119,7 @@ class SequenceGame(Game):
         self.needed = sequences_needed(teams)
         self.max_turns = max_turns
 
-    def deal(self, seed: int | None = None) -> SequenceState:
-        rng = new_rng(seed)
+    def _deal(self, rng: random.Random) -> SequenceState:
         # 2.3: a random first dealer; the deal starts left of the dealer, one card at a time
         dealer = rng.randrange(self.num_players)
         deck = [c for c in range(NUM_CARDS) for _ in range(DECKS)]

@@ -1,0 +1,55 @@
+"""Bots that play any cardtable game, and hints for the UIs.
+
+>>> import cardtable, cardtable.bots
+>>> state = cardtable.new_game("sequence").deal(seed=1)
+>>> bot = cardtable.bots.make("heuristic", seed=1)
+>>> state.apply(bot.choose(state))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.bots.base import Bot, HeuristicBot, RandomBot, check_budget
+from cardtable.bots.ismcts import ISMCTSBot, SearchResult
+from cardtable.core import Action, OptionsError, State
+
+__all__ = ["KINDS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "RandomBot", "hint", "make"]
+
+KINDS = ("random", "heuristic", "ismcts")
+
+
+def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
+    """A bot of ``kind`` ("random", "heuristic" or "ismcts"); ISMCTS takes a budget
+    (``iterations=`` or ``seconds=``, and ``rollout="heuristic"`` to guide its playouts)."""
+    if kind not in KINDS:
+        raise OptionsError(f"unknown bot {kind!r}; the bots are {', '.join(KINDS)}")
+    check_budget(budget)
+    if kind != "ismcts" and budget:
+        raise OptionsError(f"the {kind} bot takes no budget; only ismcts does")
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "heuristic":
+        return HeuristicBot(seed)
+    return ISMCTSBot(seed, **budget)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A recommended move and the estimated chance of winning with it."""
+
+    action: Action
+    win_probability: float
+
+
+def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = None,
+         seed: int | None = None) -> Hint:
+    """ISMCTS's advice for ``seat`` (the seat to act); ``budget`` as for ``make``."""
+    if state.is_terminal:
+        raise OptionsError("the game is over: there is no move to hint")
+    if seat is not None and seat != state.current_player:
+        raise OptionsError(f"seat {seat} is not the seat to act ({state.current_player})")
+    bot = ISMCTSBot(seed, **check_budget(dict(budget or {"iterations": 500})))
+    result: SearchResult = bot.search(state)
+    return Hint(result.action, result.win_probability)

@@ -1,0 +1,89 @@
+"""The Bot protocol, the random bot, and the per-game heuristic registry."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, Protocol, runtime_checkable
+
+from cardtable.core import Action, OptionsError, State
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: ``choose`` a legal action for ``state.current_player``.
+
+    A bot reads only what that seat may know: ``state.view(seat)``,
+    ``state.legal_actions()`` and ``state.resample(seat, rng)``.
+    """
+
+    def choose(self, state: State) -> Action: ...
+
+    def reset(self) -> None: ...
+
+
+class RandomBot:
+    """A uniformly random legal move."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        return self.rng.choice(state.legal_actions())
+
+    def reset(self) -> None:
+        self.rng = random.Random(self.seed)
+
+
+class Heuristic(Protocol):
+    """A game's hand-written strategy: a score for each legal action, from the seat's view."""
+
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]: ...
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's prospects in [-1, 1] at a position that is not the end (rollout cut-off)."""
+        ...
+
+
+# game name -> module whose HEURISTIC is the game's Heuristic
+_HEURISTICS = {
+    "sequence": "cardtable.bots.sequence",
+}
+
+
+def heuristic_for(game_name: str) -> Heuristic:
+    module = _HEURISTICS.get(game_name)
+    if module is None:
+        raise OptionsError(f"no heuristic bot for {game_name} yet")
+    heuristic: Heuristic = importlib.import_module(module).HEURISTIC
+    return heuristic
+
+
+class HeuristicBot:
+    """The game's heuristic: the best-scored legal action, ties broken at random."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        seat = state.current_player
+        if seat is None:
+            raise OptionsError("the game is over: there is no move to choose")
+        scored = heuristic_for(state.game.name).scores(state, seat)
+        best = max(score for score, _ in scored)
+        return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
+
+    def reset(self) -> None:
+        self.rng = random.Random(self.seed)
+
+
+def check_budget(budget: dict[str, Any]) -> dict[str, Any]:
+    allowed = {"iterations", "seconds", "rollout", "exploration", "max_rollout_steps"}
+    unknown = sorted(set(budget) - allowed)
+    if unknown:
+        raise OptionsError(
+            f"unknown bot setting {', '.join(unknown)}; the settings are "
+            f"{', '.join(sorted(allowed))}")
+    return budget

@@ -1,0 +1,174 @@
+"""Bots: legal, deterministic for a seed, blind to hidden cards; hints; the arena."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+import cardtable
+from cardtable import OptionsError
+from cardtable.bots import KINDS, hint, make
+from cardtable.bots.arena import outcome, plan, run, standings, wilson_interval
+from cardtable.cli import main
+
+BUDGET = {"iterations": 30}
+
+
+def positions(name: str, count: int, seed: int) -> list[cardtable.State]:
+    """Random positions along random games of ``name``."""
+    rng = random.Random(seed)
+    game = cardtable.new_game(name)
+    out: list[cardtable.State] = []
+    while len(out) < count:
+        state = game.deal(seed=rng.getrandbits(32))
+        for _ in range(rng.randrange(0, 120)):
+            if state.is_terminal:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal:
+            out.append(state)
+    return out
+
+
+def bot(kind: str, seed: int) -> cardtable.bots.Bot:
+    return make(kind, seed=seed, **(BUDGET if kind == "ismcts" else {}))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_bots_choose_legal_moves(name: str, kind: str) -> None:
+    count = 15 if kind == "ismcts" else 300
+    player = bot(kind, seed=1)
+    for state in positions(name, count, seed=7):
+        assert player.choose(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_bots_play_whole_games(name: str, kind: str) -> None:
+    state = cardtable.new_game(name).deal(seed=3)
+    players = [bot(kind, seed=1), make("random", seed=2)]
+    for _ in range(400 if kind == "ismcts" else 5000):
+        if state.is_terminal:
+            break
+        state.apply(players[state.current_player].choose(state))  # type: ignore[index]
+    assert state.is_terminal or kind == "ismcts"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_bots_are_deterministic_for_a_seed(name: str, kind: str) -> None:
+    for state in positions(name, 5, seed=11):
+        assert bot(kind, seed=4).choose(state) == bot(kind, seed=4).choose(state)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_bots_never_read_a_hidden_card(name: str, kind: str) -> None:
+    # the same bot, handed a state whose hidden cards were dealt afresh, chooses the same
+    rng = random.Random(5)
+    for state in positions(name, 6, seed=13):
+        seat = state.current_player
+        assert seat is not None
+        shuffled = state.resample(seat, rng)
+        assert bot(kind, seed=9).choose(state) == bot(kind, seed=9).choose(shuffled)
+
+
+def test_reset_restarts_the_bot() -> None:
+    state = positions("sequence", 1, seed=2)[0]
+    player = bot("ismcts", seed=3)
+    first = player.choose(state)
+    player.choose(state)
+    player.reset()
+    assert player.choose(state) == first
+
+
+@pytest.mark.parametrize(("kind", "budget", "message"), [
+    ("minimax", {}, "unknown bot"),
+    ("random", {"iterations": 5}, "takes no budget"),
+    ("ismcts", {"iterations": 0}, "positive integer"),
+    ("ismcts", {"seconds": -1}, "positive number"),
+    ("ismcts", {"depth": 3}, "unknown bot setting"),
+    ("ismcts", {"rollout": "smart"}, "rollout must be"),
+])
+def test_bad_bot_settings(kind: str, budget: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionsError, match=message):
+        make(kind, **budget)
+
+
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_hint_recommends_a_legal_move(name: str) -> None:
+    state = positions(name, 1, seed=17)[0]
+    advice = hint(state, state.current_player, {"iterations": 40}, seed=1)
+    assert advice.action in state.legal_actions()
+    assert 0.0 <= advice.win_probability <= 1.0
+    with pytest.raises(OptionsError, match="not the seat to act"):
+        hint(state, (state.current_player + 1) % state.game.num_players)  # type: ignore[operator]
+
+
+def test_heuristic_completes_a_sequence_when_it_can() -> None:
+    game = cardtable.new_game("sequence")
+    state = game.setup(hands=[["AH", "2D", "3D", "4D", "5D", "6D", "7D"],
+                              ["QC", "8C", "7C", "6C", "5D", "6D", "8D"]],
+                       chips={"b2": 0, "c2": 0, "d2": 0, "e2": 0}, current=0, seed=1)
+    assert str(make("heuristic", seed=1).choose(state)) == "AH f2"
+
+
+def test_heuristic_blocks_a_four() -> None:
+    game = cardtable.new_game("sequence")
+    state = game.setup(hands=[["AH", "2D", "3D", "4D", "5D", "6D", "7D"],
+                              ["QC", "8C", "7C", "6C", "5D", "6D", "8D"]],
+                       chips={"b2": 1, "c2": 1, "d2": 1, "e2": 1}, current=0, seed=1)
+    assert str(make("heuristic", seed=1).choose(state)) == "AH f2"
+
+
+# ---------------------------------------------------------------- the arena
+
+
+def test_arena_mirrors_deals_and_is_reproducible() -> None:
+    tasks = plan("sequence", {}, ["heuristic", "random"], 4, seed=3)
+    assert len(tasks) == 4
+    assert tasks[0].deal_seed == tasks[1].deal_seed
+    assert tasks[0].lineup == ("heuristic", "random") and tasks[1].lineup == ("random", "heuristic")
+    assert run(tasks) == run(plan("sequence", {}, ["heuristic", "random"], 4, seed=3), workers=2)
+
+
+def test_arena_team_lineups_follow_teams() -> None:
+    tasks = plan("sequence", {"players": 6, "teams": 3}, ["heuristic", "random"], 2, seed=1)
+    assert tasks[0].lineup == ("heuristic", "random", "heuristic", "heuristic", "random",
+                               "heuristic")
+
+
+def test_standings_and_intervals() -> None:
+    results = run(plan("sequence", {}, ["heuristic", "random"], 6, seed=1))
+    rows = {r.bot: r for r in standings(results, ["heuristic", "random"])}
+    assert rows["heuristic"].games == rows["random"].games == 6
+    assert rows["heuristic"].wins == rows["random"].losses
+    assert rows["heuristic"].elo > rows["random"].elo
+    assert rows["heuristic"].ci_low <= rows["heuristic"].win_rate <= rows["heuristic"].ci_high
+    low, high = wilson_interval(1.0, 10)
+    assert 0.69 < low < 0.73 and high == 1.0
+    assert outcome(results[0], "heuristic") in (0.0, 0.5, 1.0)
+
+
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_arena_command_end_to_end_with_two_workers(name: str) -> None:
+    args = ["arena", name, "--bots", "heuristic,random,ismcts", "--iterations", "5",
+            "--games", "2", "--workers", "2", "--seed", "4", "--max-actions", "300", "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 6
+    assert {r["bot"] for r in report["standings"]} == {"heuristic", "random", "ismcts"}
+    again = json.loads(CliRunner().invoke(main, args[:-1] + ["--workers", "1", "--json"]).stdout)
+    assert again["standings"] == report["standings"]
+
+
+def test_arena_csv_and_mistakes() -> None:
+    result = CliRunner().invoke(main, ["arena", "sequence", "--games", "2", "--csv"])
+    assert result.exit_code == 0 and result.stdout.startswith("bot,games,wins")
+    bad = CliRunner().invoke(main, ["arena", "sequence", "--bots", "heuristic"])
+    assert bad.exit_code == 2 and "at least two bots" in bad.output

@@ -21,6 +21,16 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("sequence", {"players": 12, "teams": 3}, 10),
     ("sequence", {"players": 12, "teams": 2, "max_turns": 120}, 10),
     ("sequence", {"max_turns": 30}, 20),
+    # Draw Bridge: random matches to 100 run long (random contracts fail), so the default
+    # options get one 5000-step playout; undertricks end matches sooner, many deals each
+    ("drawbridge", {}, 1),
+    ("drawbridge", {"undertricks": True, "target": 5000}, 4),
+    ("drawbridge", {"undertricks": True, "follow_suit_in_draw": True, "show_stock_top": True,
+                    "target": 4000}, 4),
+    ("drawbridge", {"undertricks": True, "follow_suit_in_draw": True,
+                    "draw_trick_winner": "suit-led", "target": 3000}, 3),
+    ("drawbridge", {"undertricks": True, "show_stock_top": True, "draw_trick_winner": "suit-led",
+                    "target": 100}, 6),
 ]
 
 

@@ -38,6 +38,7 @@ __version__ = "0.1.0"
 
 # game name -> module defining GAME_CLASS; a game plugs in by adding a line here.
 _GAMES = {
+    "drawbridge": "cardtable.drawbridge",
     "sequence": "cardtable.sequence",
 }
 

@@ -48,6 +48,7 @@ class Heuristic(Protocol):
 
 # game name -> module whose HEURISTIC is the game's Heuristic
 _HEURISTICS = {
+    "drawbridge": "cardtable.bots.drawbridge",
     "sequence": "cardtable.bots.sequence",
 }
 
@@ -80,7 +81,7 @@ class HeuristicBot:
 
 
 def check_budget(budget: dict[str, Any]) -> dict[str, Any]:
-    allowed = {"iterations", "seconds", "rollout", "exploration", "max_rollout_steps"}
+    allowed = {"iterations", "seconds", "rollout", "exploration", "max_rollout_steps", "prior"}
     unknown = sorted(set(budget) - allowed)
     if unknown:
         raise OptionsError(

@@ -45,7 +45,8 @@ class ISMCTSBot:
 
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, rollout: str = "random",
-                 exploration: float = 0.7, max_rollout_steps: int | None = None) -> None:
+                 exploration: float = 0.7, max_rollout_steps: int | None = None,
+                 prior: float = 1.0) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (isinstance(iterations, bool)
@@ -62,6 +63,7 @@ class ISMCTSBot:
         self.rollout = rollout
         self.exploration = exploration
         self.max_rollout_steps = max_rollout_steps
+        self.prior = prior
         self.reset()
 
     def reset(self) -> None:
@@ -80,6 +82,7 @@ class ISMCTSBot:
         horizon = self.max_rollout_steps or getattr(heuristic, "rollout_horizon", 10_000)
         root = Node(seat)
         rng = self.rng
+        bias = self._root_bias(state, seat, heuristic)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -87,7 +90,7 @@ class ISMCTSBot:
                 break
             if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(state.resample(seat, rng), root, horizon, heuristic)
+            self._iterate(state.resample(seat, rng), root, horizon, heuristic, bias)
             done += 1
         by_id = {a.id: a for a in legal}
         visited = [(child.visits, aid) for aid, child in root.children.items() if aid in by_id]
@@ -100,7 +103,17 @@ class ISMCTSBot:
             {str(by_id[aid]): ch.visits for aid, ch in root.children.items() if aid in by_id},
         )
 
-    def _iterate(self, det: State, root: Node, horizon: int, heuristic: Heuristic | None) -> None:
+    def _root_bias(self, state: State, seat: int, heuristic: Heuristic | None) -> dict[int, float]:
+        """Progressive bias at the root from the game's heuristic (read from the seat's view):
+        its favourite move gets ``prior``, the others less, fading as visits come in."""
+        if heuristic is None or not self.prior:
+            return {}
+        scored = heuristic.scores(state, seat)
+        ranked = sorted({score for score, _ in scored}, reverse=True)
+        return {a.id: self.prior / (1 + ranked.index(score)) for score, a in scored}
+
+    def _iterate(self, det: State, root: Node, horizon: int, heuristic: Heuristic | None,
+                 bias: dict[int, float]) -> None:
         rng = self.rng
         c = self.exploration
         node = root
@@ -114,17 +127,23 @@ class ISMCTSBot:
                 for a in legal:
                     if a.id in children:
                         children[a.id].avail += 1
-                action = untried[rng.randrange(len(untried))]
+                if node is root and bias:
+                    action = max(untried, key=lambda a: bias.get(a.id, 0.0))
+                else:
+                    action = untried[rng.randrange(len(untried))]
                 child = children[action.id] = Node(det.current_player)  # type: ignore[arg-type]
                 det.apply(action)
                 path.append(child)
                 break
             best_value = -1.0
             best = legal[0]
+            at_root = node is root and bias
             for a in legal:
                 ch = children[a.id]
                 ch.avail += 1
                 value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if at_root:
+                    value += bias.get(a.id, 0.0) / (ch.visits + 1)
                 if value > best_value:
                     best_value, best = value, a
             det.apply(best)

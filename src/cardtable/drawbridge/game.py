@@ -1,0 +1,871 @@
+"""Draw Bridge (RULES.md section 1): a two-player match of bridge deals, each with a draw phase.
+
+Hot state: hands are 52-bit masks (bit ``c`` for card ``c``), the stock is a list
+with its top at the end, the cards played this deal one list. Precomputed tables
+give who wins any two-card trick, the cards of any one-suit part of a hand, and
+the legal calls after any auction.
+
+A match is one state: when a deal ends it is scored and the next one is dealt
+(chance inside ``_apply``); ``history`` holds every action of the match.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from cardtable.cards import CARD_NAMES, NUM_CARDS, SUIT_NAMES, cards_of, mask_of, parse_card
+from cardtable.core import (
+    Action,
+    Game,
+    IllegalActionError,
+    PositionError,
+    State,
+    check_bool,
+    check_card_supply,
+    check_choice,
+    check_int,
+    missing_cards,
+    new_rng,
+    position_cards,
+    position_seat,
+    restore_base,
+    take_options,
+    unknown_keys,
+)
+from cardtable.drawbridge.deduce import INF, Window, deal_hidden
+from cardtable.drawbridge.scoring import STRAINS, deal_points
+
+HAND_SIZE = 13
+DRAW_TRICKS = 13  # 1.3: the stock of 26 cards lasts 13 tricks
+DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "target": 100,
+    "show_stock_top": False,
+    "follow_suit_in_draw": False,
+    "draw_trick_winner": "highest",
+    "undertricks": False,
+}
+DRAW_TRICK_WINNERS = ("highest", "suit-led")
+
+DRAW, AUCTION, PLAY, OVER = range(4)
+PHASES = ("draw", "auction", "play", "over")
+
+# ---------------------------------------------------------------- the action space
+# ids 0..51 play a card (id = card); then the 38 calls: 1C 1D 1H 1S 1NT 2C .. 7NT, pass,
+# double, redouble. A card and a bid may share a spelling ("2S"): notation is read in
+# the state's phase.
+BID = NUM_CARDS
+PASS = BID + 7 * len(STRAINS)
+DOUBLE = PASS + 1
+REDOUBLE = PASS + 2
+CALL_NAMES = tuple(f"{level}{strain}" for level in range(1, 8) for strain in STRAINS) + (
+    "pass", "double", "redouble")
+ACTIONS: tuple[Action, ...] = tuple(
+    Action(i, name) for i, name in enumerate(CARD_NAMES + CALL_NAMES))
+
+
+def bid_id(level: int, strain: int) -> int:
+    """The action id of a bid: level 1..7, strain an index of STRAINS."""
+    return BID + 5 * (level - 1) + strain
+
+
+_CALL_IDS: dict[str, int] = {name.upper(): BID + i for i, name in enumerate(CALL_NAMES)}
+_CALL_IDS.update({f"{level}N": bid_id(level, 4) for level in range(1, 8)})
+_CALL_IDS.update({"P": PASS, "X": DOUBLE, "DBL": DOUBLE, "XX": REDOUBLE, "RDBL": REDOUBLE})
+
+
+def parse_call(text: str) -> int | None:
+    """The call id of ``1C``..``7NT`` (``N`` for ``NT``), ``pass``/``p``, ``double``/``x``,
+    ``redouble``/``xx`` in any case, or None."""
+    return _CALL_IDS.get(text.strip().upper())
+
+
+def _parse_card_id(text: str) -> int | None:
+    try:
+        return parse_card(text)
+    except ValueError:
+        return None
+
+
+# 1.5: a trump suit per strain (card suits S H D C are 0..3), -1 in no trump
+TRUMP_SUIT = (3, 2, 1, 0, -1)
+# rank order for tricks: 2 lowest .. ace highest (card ranks are indexed A=0 .. K=12)
+POWER = tuple((c % 13 - 1) % 13 for c in range(NUM_CARDS))
+
+
+def _beats_table(trump: int, by_suit: bool) -> bytes:
+    """Entry ``lead * 52 + follow`` is 1 when the second card of a trick wins it."""
+    table = bytearray(NUM_CARDS * NUM_CARDS)
+    for lead in range(NUM_CARDS):
+        for follow in range(NUM_CARDS):
+            if not by_suit or lead // 13 == follow // 13:
+                # 1.3 ruling: of two equal ranks, the card led wins
+                table[lead * NUM_CARDS + follow] = POWER[follow] > POWER[lead]
+            else:
+                # another suit wins only as a trump
+                table[lead * NUM_CARDS + follow] = follow // 13 == trump
+    return bytes(table)
+
+
+#: 1.5: who wins a play-phase trick, per strain: the highest trump, else the highest of the suit led
+BEATS_PLAY = tuple(_beats_table(trump, by_suit=True) for trump in TRUMP_SUIT)
+#: 1.3 / option draw_trick_winner: the highest rank of any suit, or the highest of the suit led
+BEATS_DRAW = {"highest": _beats_table(-1, by_suit=False), "suit-led": BEATS_PLAY[4]}
+
+SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+SUIT_MASK_OF = tuple(SUIT_MASKS[c // 13] for c in range(NUM_CARDS))
+_S, _H, _D, _C = SUIT_MASKS
+
+
+class _CardsOfSuitMask(dict[int, list[int]]):
+    """The cards of a one-suit part of a hand, each list built once (shared: never mutate)."""
+
+    def __missing__(self, mask: int) -> list[int]:
+        cards = self[mask] = cards_of(mask)
+        return cards
+
+
+_CARDS_OF = _CardsOfSuitMask()
+
+# 1.4: the legal calls, by the lowest bid still allowed (BID + 35: none) and what the
+# last call was: 0 nothing to double (start, an opening pass, a redouble), 1 the
+# opponent's bid (double allowed), 2 the opponent's double of your bid (redouble allowed)
+_CALL_LISTS = tuple(
+    tuple(list(range(lowest, PASS)) + [PASS] + extra for extra in ([], [DOUBLE], [REDOUBLE]))
+    for lowest in range(BID, PASS + 1)
+)
+
+
+# ---------------------------------------------------------------- contracts and records
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """The final bid of an auction: level 1..7, strain index, doubled 0..2, declarer seat."""
+
+    level: int
+    strain: int
+    doubled: int
+    declarer: int
+
+    def __str__(self) -> str:
+        return f"{self.level}{STRAINS[self.strain]}" + ("", "X", "XX")[self.doubled]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "strain": STRAINS[self.strain], "doubled": self.doubled,
+                "declarer": self.declarer}
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A finished deal, all of it public once the auction starts (for PBN and the views)."""
+
+    number: int
+    dealer: int
+    #: each seat's 13 cards when the auction started, as masks
+    hands: tuple[int, int]
+    calls: tuple[int, ...]
+    #: the play phase: (seat, card) in order
+    plays: tuple[tuple[int, int], ...]
+    #: None when the deal was passed out
+    contract: Contract | None
+    declarer_tricks: int
+    points: tuple[int, int]
+
+    @cached_property
+    def _notation(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                                 tuple[str, ...]]:
+        """The two hands, the auction and the play in notation, worked out once."""
+        hand0, hand1 = (tuple(_names(cards_of(h))) for h in self.hands)
+        return (hand0, hand1, tuple(ACTIONS[c].notation for c in self.calls),
+                tuple(CARD_NAMES[card] for _, card in self.plays))
+
+    def to_json(self) -> dict[str, Any]:
+        hand0, hand1, auction, play = self._notation
+        return {
+            "deal_number": self.number,
+            "dealer": self.dealer,
+            "hands": [list(hand0), list(hand1)],
+            "auction": list(auction),
+            "play": list(play),  # who played each card follows from the tricks (1.5)
+            "contract": None if self.contract is None else self.contract.to_json(),
+            "declarer_tricks": self.declarer_tricks,
+            "points": list(self.points),
+        }
+
+
+def _names(cards: Any) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]
+
+
+# ---------------------------------------------------------------- the game
+
+
+class DrawBridge(Game):
+    """Draw Bridge with its options checked (RULES 1.1)."""
+
+    name = "drawbridge"
+    decks = 1
+    actions = ACTIONS
+
+    def __init__(self, **options: Any) -> None:
+        opts = take_options(self.name, options, DEFAULTS)
+        check_int("players", opts["players"], allowed=[2])
+        self.target = check_int("target", opts["target"], minimum=1) or 1
+        self.show_stock_top = check_bool("show_stock_top", opts["show_stock_top"])
+        self.follow_suit_in_draw = check_bool("follow_suit_in_draw", opts["follow_suit_in_draw"])
+        self.draw_trick_winner = check_choice("draw_trick_winner", opts["draw_trick_winner"],
+                                              DRAW_TRICK_WINNERS)
+        self.undertricks = check_bool("undertricks", opts["undertricks"])
+        self.options = opts
+        self.num_players = 2
+
+    def _deal(self, rng: random.Random) -> DrawBridgeState:
+        state = DrawBridgeState(self, rng, [0, 0])
+        state._deal_new(1, rng.randrange(2))  # 1.2: the first dealer is chosen at random
+        return state
+
+    def setup(self, **position: Any) -> DrawBridgeState:
+        """The start of a deal, before the first trick (API.md, Positions)."""
+        unknown_keys(self.name, position, ("dealer", "hands", "stock", "scores", "seed"))
+        rng = new_rng(position.get("seed"))
+        hands = position.get("hands")
+        if hands is not None:
+            if isinstance(hands, str) or not isinstance(hands, list | tuple) or len(hands) != 2:
+                raise PositionError("hands must be a list of 2 card lists, one per seat")
+            hands = [position_cards(f"hands[{seat}]", h) for seat, h in enumerate(hands)]
+            for seat, hand in enumerate(hands):
+                if len(hand) != HAND_SIZE:
+                    raise PositionError(
+                        f"hands: seat {seat} holds {len(hand)} cards; a hand holds 13")
+        stock = position.get("stock")
+        if stock is not None:
+            stock = position_cards("stock", stock)
+            if len(stock) != 2 * DRAW_TRICKS:
+                raise PositionError(f"stock holds {len(stock)} cards; it must hold 26")
+        check_card_supply([c for h in hands or [] for c in h] + (stock or []), 1)
+        if hands is None:
+            pool = missing_cards(stock or [], 1)
+            rng.shuffle(pool)
+            hands = [pool[:HAND_SIZE], pool[HAND_SIZE:2 * HAND_SIZE]]
+        if stock is None:
+            stock = missing_cards([c for h in hands for c in h], 1)
+            rng.shuffle(stock)
+        dealer = (position_seat("dealer", position["dealer"], 2) if "dealer" in position
+                  else rng.randrange(2))
+        scores = position.get("scores", [0, 0])
+        if (not isinstance(scores, list | tuple) or len(scores) != 2
+                or any(isinstance(x, bool) or not isinstance(x, int)
+                       or not 0 <= x < self.target for x in scores)):
+            raise PositionError(
+                f"scores must be 2 integers from 0 to {self.target - 1} (below the target "
+                f"{self.target}), not {scores!r}")
+        state = DrawBridgeState(self, rng, list(scores))
+        state._begin_deal(1, dealer, (mask_of(hands[0]), mask_of(hands[1])), tuple(stock))
+        return state
+
+
+# ---------------------------------------------------------------- the state
+
+
+class DrawBridgeState(State):
+    """A Draw Bridge match: the current deal, the scores and the finished deals."""
+
+    game: DrawBridge
+
+    def __init__(self, game: DrawBridge, rng: random.Random, scores: list[int]) -> None:
+        self._init_base(game, rng)
+        self._scores = scores
+        self._records: list[DealRecord] = []
+        # the current deal as dealt: (number, dealer, hands, stock top first, scores
+        # and number of records before it); replaying its actions rebuilds the deal
+        self._deal_start: tuple[int, int, tuple[int, int], tuple[int, ...], tuple[int, ...],
+                                int] = (0, 0, (0, 0), (), (), 0)
+        self._deal_number = 0
+        self._dealer = 0
+        self._phase = DRAW
+        self._to_act: int | None = 0
+        self._hands = [0, 0]
+        self._stock: list[int] = []  # top at the end
+        self._played: list[int] = []  # every card played this deal, in order
+        self._winners: list[int] = []  # the winner of each finished trick of this deal
+        self._lead = -1  # the card led to the trick in progress, -1 when none
+        self._beats = BEATS_DRAW[game.draw_trick_winner]
+        self._must_follow = game.follow_suit_in_draw
+        self._auction_hands = (0, 0)
+        self._calls: list[int] = []
+        self._lowest_bid = BID
+        self._call_kind = 0
+        self._bidder = -1
+        self._doubled = 0
+        self._contract: Contract | None = None
+        self._tricks_won = [0, 0]
+        self._winner: int | None = None
+
+    # -- dealing ---------------------------------------------------------
+
+    def _deal_new(self, number: int, dealer: int) -> None:
+        """1.2: shuffle; 13 cards each, one at a time, non-dealer first; the rest is the stock."""
+        deck = list(range(NUM_CARDS))
+        self._rng.shuffle(deck)
+        hands = [0, 0]
+        for i in range(2 * HAND_SIZE):
+            hands[(dealer + 1 + i) % 2] |= 1 << deck[i]
+        self._begin_deal(number, dealer, (hands[0], hands[1]), tuple(deck[2 * HAND_SIZE:]))
+
+    def _begin_deal(self, number: int, dealer: int, hands: tuple[int, int],
+                    stock: tuple[int, ...]) -> None:
+        self._deal_start = (number, dealer, hands, stock, tuple(self._scores), len(self._records))
+        self._restart_deal()
+
+    def _restart_deal(self) -> None:
+        """Put the current deal back as dealt (with the match as it stood then)."""
+        number, dealer, hands, stock, scores, records = self._deal_start
+        self._deal_number = number
+        self._dealer = dealer
+        self._scores = list(scores)
+        del self._records[records:]
+        self._phase = DRAW
+        self._to_act = 1 - dealer  # 1.3: the non-dealer leads the first trick
+        self._hands = list(hands)
+        self._stock = list(reversed(stock))
+        self._played = []
+        self._winners = []
+        self._lead = -1
+        self._beats = BEATS_DRAW[self.game.draw_trick_winner]
+        self._must_follow = self.game.follow_suit_in_draw
+        self._auction_hands = (0, 0)
+        self._calls = []
+        self._lowest_bid = BID
+        self._call_kind = 0
+        self._bidder = -1
+        self._doubled = 0
+        self._contract = None
+        self._tricks_won = [0, 0]
+        self._winner = None
+
+    def _deal_actions(self) -> list[int]:
+        """The action ids of the current deal so far, in order."""
+        played = self._played
+        return played[:2 * DRAW_TRICKS] + self._calls + played[2 * DRAW_TRICKS:]
+
+    def _replay(self, actions: list[int]) -> None:
+        """Play ``actions`` from the deal's start; PositionError at the first illegal one."""
+        for aid in actions:
+            if self._to_act is None:
+                raise PositionError(f"{ACTIONS[aid]} comes after the end of the match")
+            if aid not in self._legal_action_ids():
+                raise PositionError(
+                    f"{ACTIONS[aid]} is not legal in this deal: {self._why_illegal(ACTIONS[aid])}")
+            self._apply(ACTIONS[aid])
+        self._legal = self._legal_ids = None
+
+    # -- the position ----------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return self._to_act
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._to_act is None
+
+    @property
+    def scores(self) -> list[int]:
+        """Match points per seat."""
+        return list(self._scores)
+
+    @property
+    def winners(self) -> list[int]:
+        """1.7: the seat that reached the target, once the match is over."""
+        return [] if self._winner is None else [self._winner]
+
+    @property
+    def phase(self) -> str:
+        """``draw``, ``auction``, ``play`` or ``over``."""
+        return PHASES[self._phase]
+
+    @property
+    def records(self) -> tuple[DealRecord, ...]:
+        """Every finished deal of the match, passed-out ones included."""
+        return tuple(self._records)
+
+    def _trick_leader(self, trick: int) -> int:
+        """Who led trick ``trick`` of this deal (0..12 draw phase, 13..25 play phase)."""
+        if trick == 0:
+            return 1 - self._dealer  # 1.3
+        if trick == DRAW_TRICKS:
+            assert self._contract is not None
+            return 1 - self._contract.declarer  # 1.5
+        return self._winners[trick - 1]
+
+    def _played_by(self) -> list[tuple[int, int]]:
+        """(seat, card) for every card played this deal."""
+        out = []
+        for i, card in enumerate(self._played):
+            leader = self._trick_leader(i // 2)
+            out.append((leader if i % 2 == 0 else 1 - leader, card))
+        return out
+
+    def _drawn(self, seat: int) -> list[int]:
+        """1.3: the cards ``seat`` drew this deal, one per finished draw trick."""
+        stock = self._deal_start[3]
+        return [stock[2 * k] if w == seat else stock[2 * k + 1]
+                for k, w in enumerate(self._winners[:DRAW_TRICKS])]
+
+    # -- legal moves -------------------------------------------------------
+
+    def _legal_action_ids(self) -> list[int]:
+        # the lists returned are shared tables: callers only read them
+        seat = self._to_act
+        if seat is None:
+            return []
+        if self._phase == AUCTION:
+            return _CALL_LISTS[self._lowest_bid - BID][self._call_kind]
+        hand = self._hands[seat]
+        lead = self._lead
+        if lead >= 0 and self._must_follow:
+            # 1.5 (and 1.3 under follow_suit_in_draw): follow suit if you can
+            suited = hand & SUIT_MASK_OF[lead]
+            if suited:
+                return _CARDS_OF[suited]
+        cards = _CARDS_OF
+        return cards[hand & _S] + cards[hand & _H] + cards[hand & _D] + cards[hand & _C]
+
+    def _why_illegal(self, action: Action) -> str:
+        aid = action.id
+        if self._phase == AUCTION:
+            if aid < BID:
+                return (f"{action}: the auction is on: make a call (a bid 1C..7NT, pass, double "
+                        "or redouble), not a card")
+            if aid == DOUBLE:
+                if self._doubled:
+                    return "double: the last bid is already doubled"
+                return "double: you may double only right after your opponent's bid"
+            if aid == REDOUBLE:
+                return "redouble: you may redouble only right after your opponent doubled your bid"
+            last = ACTIONS[self._lowest_bid - 1]
+            return f"{action}: a bid must be higher than the last bid, {last}"
+        if aid >= BID:
+            return f"{action}: this is the {PHASES[self._phase]} phase: play a card, not a call"
+        seat = self._to_act
+        assert seat is not None
+        if not self._hands[seat] >> aid & 1:
+            return f"{action}: you do not hold {action}"
+        led_suit = self._lead // 13
+        rule = "" if self._phase == PLAY else " (follow_suit_in_draw)"
+        return f"{action}: must follow suit{rule}: you hold {SUIT_NAMES[led_suit]}"
+
+    def _parse(self, text: str) -> int:
+        if self._phase == AUCTION:
+            aid = parse_call(text)
+            if aid is None:
+                aid = _parse_card_id(text)
+        else:
+            aid = _parse_card_id(text)
+            if aid is None:
+                aid = parse_call(text)
+        if aid is None:
+            raise IllegalActionError(
+                f"{text!r} is not Draw Bridge notation: a card such as QH or 10D, or a call "
+                "1C..7NT (strains C D H S NT), pass, double or redouble")
+        return aid
+
+    # -- applying a move ---------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        aid = action.id
+        seat = self._to_act
+        assert seat is not None
+        if aid >= BID:
+            self._call(seat, aid)
+            return
+        hands = self._hands
+        hands[seat] ^= 1 << aid
+        played = self._played
+        played.append(aid)
+        lead = self._lead
+        if lead < 0:
+            self._lead = aid
+            self._to_act = 1 - seat
+            return
+        self._lead = -1
+        winner = seat if self._beats[lead * NUM_CARDS + aid] else 1 - seat
+        self._winners.append(winner)
+        if self._phase == DRAW:
+            # 1.3: the winner takes the top card of the stock, the loser the next one
+            stock = self._stock
+            hands[winner] |= 1 << stock.pop()
+            hands[1 - winner] |= 1 << stock.pop()
+            if stock:
+                self._to_act = winner  # 1.3: the winner leads the next trick
+            else:
+                self._start_auction()
+        else:
+            self._tricks_won[winner] += 1
+            if len(played) < NUM_CARDS:
+                self._to_act = winner  # 1.5: the winner leads the next trick
+            else:
+                self._finish_deal()
+
+    def _start_auction(self) -> None:
+        self._phase = AUCTION
+        self._auction_hands = (self._hands[0], self._hands[1])
+        self._to_act = self._dealer  # 1.4: the dealer calls first
+
+    def _call(self, seat: int, aid: int) -> None:
+        """1.4: a bid, pass, double or redouble."""
+        self._calls.append(aid)
+        if aid == PASS:
+            if self._bidder >= 0:
+                self._start_play()  # ruling 1.4: a pass after a bid, double or redouble
+            elif len(self._calls) == 1:
+                self._to_act = 1 - seat  # the dealer's opening pass does not end the auction
+            else:
+                self._finish_deal()  # two passes and no bid: passed out
+            return
+        if aid == DOUBLE:
+            self._doubled = 1
+            self._call_kind = 2
+        elif aid == REDOUBLE:
+            self._doubled = 2
+            self._call_kind = 0
+        else:
+            self._lowest_bid = aid + 1
+            self._bidder = seat
+            self._doubled = 0  # a new bid cancels any double or redouble
+            self._call_kind = 1
+        self._to_act = 1 - seat
+
+    def _start_play(self) -> None:
+        last_bid = self._lowest_bid - 1 - BID
+        strain = last_bid % 5
+        self._contract = Contract(last_bid // 5 + 1, strain, self._doubled, self._bidder)
+        self._phase = PLAY
+        self._beats = BEATS_PLAY[strain]
+        self._must_follow = True
+        self._to_act = 1 - self._bidder  # 1.5: the declarer's opponent leads
+
+    def _finish_deal(self) -> None:
+        """1.6 / 1.7: score the deal, then end the match or deal the next one."""
+        contract = self._contract
+        points = [0, 0]
+        tricks = 0
+        if contract is not None:
+            tricks = self._tricks_won[contract.declarer]
+            declarer, defender = deal_points(contract.level, contract.strain, contract.doubled,
+                                             tricks, self.game.undertricks)
+            points[contract.declarer] = declarer
+            points[1 - contract.declarer] = defender
+        plays = self._played_by()[2 * DRAW_TRICKS:]
+        self._records.append(DealRecord(
+            self._deal_number, self._dealer, self._auction_hands, tuple(self._calls),
+            tuple(plays), contract, tricks, (points[0], points[1])))
+        scores = self._scores
+        scores[0] += points[0]
+        scores[1] += points[1]
+        target = self.game.target
+        for seat in (0, 1):
+            # only one seat scores in a deal, so at most one reaches the target
+            if scores[seat] >= target:
+                self._winner = seat
+                self._phase = OVER
+                self._to_act = None
+                return
+        # 1.2 / 1.4: the deal alternates, a passed-out deal included
+        self._deal_new(self._deal_number + 1, 1 - self._dealer)
+
+    # -- copies, saving ------------------------------------------------------
+
+    def _clone_into(self, new: State) -> None:
+        assert isinstance(new, DrawBridgeState)
+        new._scores = list(self._scores)
+        new._records = list(self._records)
+        new._hands = list(self._hands)
+        new._stock = list(self._stock)
+        new._played = list(self._played)
+        new._winners = list(self._winners)
+        new._calls = list(self._calls)
+        new._tricks_won = list(self._tricks_won)
+
+    def _all_cards(self) -> list[int]:
+        return cards_of(self._hands[0]) + cards_of(self._hands[1]) + self._stock + self._played
+
+    def _to_dict(self) -> dict[str, Any]:
+        """The current deal as dealt (with the match scores then), its actions so far, and
+        the deals finished before it; loading replays the actions."""
+        number, dealer, hands, stock, scores, records = self._deal_start
+        return {
+            "deal": {
+                "number": number,
+                "dealer": dealer,
+                "hands": [_names(cards_of(h)) for h in hands],
+                "stock": _names(stock),
+                "scores": list(scores),
+                "actions": [ACTIONS[a].notation for a in self._deal_actions()],
+            },
+            "records": [r.to_json() for r in self._records[:records]],
+        }
+
+    @classmethod
+    def _from_dict(cls, game: Game, data: dict[str, Any]) -> DrawBridgeState:
+        """The saved match: the finished deals, then the current one replayed from its deal."""
+        assert isinstance(game, DrawBridge)
+        try:
+            deal = data["deal"]
+            records = [_record_from_json(game, r) for r in data["records"]]
+            number = deal["number"]
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                raise PositionError(f"deal number must be a positive integer, not {number!r}")
+            actions = deal["actions"]
+            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                raise PositionError("deal actions must be a list of notations")
+            state = game.setup(dealer=deal["dealer"], hands=deal["hands"], stock=deal["stock"],
+                               scores=deal["scores"])
+        except KeyError as exc:
+            raise PositionError(f"saved drawbridge state lacks {exc.args[0]!r}") from None
+        except TypeError as exc:
+            raise PositionError(f"saved drawbridge state is malformed: {exc}") from None
+        restore_base(state, game, data)
+        state._records = records
+        _, dealer, hands, stock, scores, _ = state._deal_start
+        state._deal_start = (number, dealer, hands, stock, scores, len(records))
+        state._restart_deal()
+        for text in actions:
+            try:
+                aid = state._parse(text)
+            except IllegalActionError as exc:
+                raise PositionError(f"deal actions: {exc}") from None
+            state._replay([aid])
+            if state._deal_number != number:
+                raise PositionError("deal actions run past the end of the deal")
+        return state
+
+    # -- what a seat sees ------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (None: a spectator): own hand and draws, all play, the auction."""
+        if seat is not None:
+            _check_seat(seat)
+        game = self.game
+        show_top = game.show_stock_top
+        phase = self._phase
+        played = self._played_by()
+        stock_start = self._deal_start[3]
+        draw_tricks = self._winners[:DRAW_TRICKS]
+        trick = [[played[-1][0], CARD_NAMES[played[-1][1]]]] if self._lead >= 0 else []
+        dealer = self._dealer
+        last = self._records[-1] if self._records else None
+        return {
+            "game": self.game.name,
+            "seat": seat,
+            "phase": PHASES[phase],
+            "deal_number": self._deal_number,
+            "dealer": dealer,
+            "current_player": self._to_act,
+            "is_terminal": self._to_act is None,
+            "winners": self.winners,
+            "legal_actions": [a.notation for a in self.legal_actions()]
+            if seat is not None and seat == self._to_act else [],
+            "hand": [] if seat is None else _names(cards_of(self._hands[seat])),
+            "hand_sizes": [h.bit_count() for h in self._hands],
+            "stock_size": len(self._stock),
+            # 1.3 show_stock_top: the top card lies face up before each draw trick
+            "stock_top": CARD_NAMES[self._stock[-1]]
+            if show_top and phase == DRAW and self._stock else None,
+            "shown_draws": [[w, CARD_NAMES[stock_start[2 * k]]]
+                            for k, w in enumerate(draw_tricks)] if show_top else [],
+            "drawn": [] if seat is None else _names(self._drawn(seat)),
+            "trick": trick,
+            "played": [[s, CARD_NAMES[c]] for s, c in played],
+            "auction": [[dealer if i % 2 == 0 else 1 - dealer, ACTIONS[c].notation]
+                        for i, c in enumerate(self._calls)],
+            "contract": None if self._contract is None else self._contract.to_json(),
+            "tricks_won": list(self._tricks_won),
+            "scores": list(self._scores),
+            "target": game.target,
+            "last_deal": None if last is None else {
+                "deal_number": last.number,
+                "contract": None if last.contract is None else last.contract.to_json(),
+                "declarer_tricks": last.declarer_tricks,
+                "points": list(last.points),
+            },
+            "history": [[s, a.notation] for s, a in self.history],
+        }
+
+    def resample(self, seat: int, rng: random.Random) -> DrawBridgeState:
+        """A deal ``seat`` cannot tell from this one: the unseen cards dealt afresh.
+
+        Kept: the seat's own cards and draws, every card played (with when and by whom),
+        the stock tops shown under ``show_stock_top``, and under ``follow_suit_in_draw``
+        each suit the opponent could not follow at that moment (see ``deduce``). From the
+        auction on every card is known by elimination, so the hands are the true ones.
+        """
+        _check_seat(seat)
+        new = self.clone()
+        new._rng = random.Random(rng.getrandbits(64))
+        new._legal = new._legal_ids = None
+        opp = 1 - seat
+        number, dealer, hands, stock, scores, records = self._deal_start
+        shown = self.game.show_stock_top
+        draw_winners = self._winners[:DRAW_TRICKS]
+        done = len(draw_winners)
+        # the unseen places of the deal: the opponent's dealt hand, its unseen draws, the stock
+        pool = cards_of(hands[opp])
+        draw_slots: list[tuple[int, int]] = []  # (time, stock position)
+        stock_slots: list[int] = []
+        for k, w in enumerate(draw_winners):
+            pos = 2 * k if w == opp else 2 * k + 1
+            if not (shown and w == opp):
+                draw_slots.append((k + 1, pos))
+                pool.append(stock[pos])
+        top_shown = shown and self._phase == DRAW
+        for pos in range(2 * done + top_shown, len(stock)):
+            stock_slots.append(pos)
+            pool.append(stock[pos])
+        # the windows of time in which each unseen card may have reached the opponent
+        last_time: dict[int, int] = {}
+        voids: list[tuple[int, int]] = []  # (draw trick, suit) the opponent could not follow
+        for i, (who, card) in enumerate(self._played_by()):
+            if who == opp:
+                last_time[card] = min(i // 2, DRAW_TRICKS)
+            if i % 2 and i < 2 * DRAW_TRICKS and who == opp and self.game.follow_suit_in_draw:
+                led = self._played[i - 1] // 13
+                if card // 13 != led:
+                    voids.append((i // 2, led))
+        windows: list[Window] = []
+        for card in pool:
+            hi = last_time.get(card, INF)
+            lo = max([k + 1 for k, suit in voids if suit == card // 13 and k < hi], default=0)
+            windows.append((card, lo, hi))
+        slots = [(0, HAND_SIZE)] + [(t, 1) for t, _ in draw_slots]
+        if stock_slots:
+            slots.append((INF, len(stock_slots)))
+        placed = deal_hidden(windows, slots, rng)
+        new_stock = list(stock)
+        for time, pos in draw_slots:
+            new_stock[pos] = placed[time][0]
+        for pos, card in zip(stock_slots, placed.get(INF, []), strict=True):
+            new_stock[pos] = card
+        new_hands = [0, 0]
+        new_hands[seat] = hands[seat]
+        new_hands[opp] = mask_of(placed[0])
+        new._deal_start = (number, dealer, (new_hands[0], new_hands[1]), tuple(new_stock),
+                           scores, records)
+        new._restart_deal()
+        new._replay(self._deal_actions())
+        return new
+
+
+def _check_seat(seat: Any) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2:
+        raise ValueError(f"seat must be 0 or 1 (None for a spectator's view), not {seat!r}")
+
+
+_CARD_IDS = {name: card for card, name in enumerate(CARD_NAMES)}
+
+
+def _cards(what: str, value: Any) -> list[int]:
+    """``position_cards``, quick for a list of cards in exact notation (as saved)."""
+    if isinstance(value, list):
+        try:
+            cards = [_CARD_IDS.get(name) for name in value]
+        except TypeError:
+            cards = [None]
+        if None not in cards:
+            return cards  # type: ignore[return-value]
+    return position_cards(what, value)
+
+
+def _auction_contract(calls: list[int], dealer: int) -> Contract | None:
+    """1.4: the contract an auction ends in (None: passed out)."""
+    bids = [i for i, call in enumerate(calls) if BID <= call < PASS]
+    if not bids:
+        return None
+    last = bids[-1]
+    bid = calls[last] - BID
+    doubled = sum(1 for call in calls[last:] if call in (DOUBLE, REDOUBLE))
+    return Contract(bid // 5 + 1, bid % 5, doubled, dealer if last % 2 == 0 else 1 - dealer)
+
+
+def _play_seats(cards: list[int], contract: Contract) -> tuple[list[tuple[int, int]], int]:
+    """1.5: (seat, card) for each card of a play phase, and the tricks declarer won."""
+    beats = BEATS_PLAY[contract.strain]
+    leader = 1 - contract.declarer
+    plays = []
+    won = 0
+    for t in range(0, len(cards) - 1, 2):
+        lead, follow = cards[t], cards[t + 1]
+        plays += [(leader, lead), (1 - leader, follow)]
+        if beats[lead * NUM_CARDS + follow]:
+            leader = 1 - leader
+        won += leader == contract.declarer
+    if len(plays) != len(cards) or len(cards) != 2 * HAND_SIZE:
+        raise PositionError(f"a record's play has {len(cards)} cards, not 26")
+    return plays, won
+
+
+def _record_from_json(game: DrawBridge, data: Any) -> DealRecord:
+    """A finished deal from ``to_dict``, checked; PositionError if inconsistent."""
+    if not isinstance(data, dict):
+        raise PositionError(f"a deal record is a dict, not {data!r}")
+    try:
+        number = data["deal_number"]
+        dealer = position_seat("record dealer", data["dealer"], 2)
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise PositionError(f"record deal_number must be a positive integer, not {number!r}")
+        hands = [_cards("record hands", h) for h in data["hands"]]
+        if len(hands) != 2 or any(len(h) != HAND_SIZE for h in hands):
+            raise PositionError("record hands must be 2 hands of 13 cards")
+        check_card_supply(hands[0] + hands[1], 1)
+        calls = []
+        for text in data["auction"]:
+            aid = parse_call(text) if isinstance(text, str) else None
+            if aid is None:
+                raise PositionError(f"record auction: {text!r} is not a call")
+            calls.append(aid)
+        cards = _cards("record play", data["play"])
+        contract = None
+        if data["contract"] is not None:
+            c = data["contract"]
+            level = check_int("contract level", c["level"], allowed=range(1, 8)) or 1
+            strain = STRAINS.index(check_choice("contract strain", c["strain"], STRAINS))
+            doubled = check_int("contract doubled", c["doubled"], allowed=range(3)) or 0
+            contract = Contract(level, strain, doubled,
+                                position_seat("contract declarer", c["declarer"], 2))
+        tricks = check_int("declarer_tricks", data["declarer_tricks"], allowed=range(14)) or 0
+    except KeyError as exc:
+        raise PositionError(f"a deal record lacks {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, PositionError):
+            raise
+        raise PositionError(f"a deal record is malformed: {exc}") from None
+    if contract != _auction_contract(calls, dealer):
+        raise PositionError(f"record of deal {number}: the contract does not follow from the "
+                            f"auction {' '.join(ACTIONS[c].notation for c in calls)}")
+    plays: list[tuple[int, int]] = []
+    if contract is not None:
+        plays, won = _play_seats(cards, contract)
+        masks = [mask_of(hands[0]), mask_of(hands[1])]
+        if (won != tricks or len(set(cards)) != len(cards)
+                or any(not masks[seat] >> card & 1 for seat, card in plays)):
+            raise PositionError(f"record of deal {number}: the play does not fit the hands, "
+                                f"or declarer did not take {tricks} tricks")
+    elif cards or tricks:
+        raise PositionError(f"record of deal {number}: a deal passed out has no play")
+    points = [0, 0]
+    if contract is not None:
+        decl, defn = deal_points(contract.level, contract.strain, contract.doubled, tricks,
+                                 game.undertricks)
+        points[contract.declarer], points[1 - contract.declarer] = decl, defn
+    if data.get("points") != points:
+        raise PositionError(f"record of deal {number}: points {data.get('points')!r} do not "
+                            f"follow from its contract and tricks ({points})")
+    return DealRecord(number, dealer, (mask_of(hands[0]), mask_of(hands[1])), tuple(calls),
+                      tuple(plays), contract, tricks, (points[0], points[1]))
+
+
+DrawBridge.state_class = DrawBridgeState

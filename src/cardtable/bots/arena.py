@@ -59,7 +59,7 @@ def plan(game: str, options: dict[str, Any], bots: list[str], games: int, seed: 
     g = cardtable.new_game(game, **options)
     n = g.num_players
     groups = g.options.get("teams") or n
-    tasks = []
+    tasks: list[Task] = []
     rng = random.Random(f"arena-{seed}")
     for a, b in itertools.combinations(bots, 2):
         for _ in range((games + 1) // 2):

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from cardtable.core import Action, State
@@ -28,7 +29,7 @@ def power(card: str) -> int:
     return POWER.index(card[0])
 
 
-def by_suit(cards: set[str] | list[str]) -> dict[str, list[int]]:
+def by_suit(cards: Iterable[str]) -> dict[str, list[int]]:
     """Powers of the cards in each suit, highest first."""
     out: dict[str, list[int]] = {s: [] for s in SUITS}
     for c in cards:
@@ -88,10 +89,9 @@ class DrawBridgeHeuristic:
 
     def _draw_card(self, view: dict[str, Any], options: dict[str, Any], legal: list[str]) -> str:
         top = view.get("stock_top")
-        want = top is not None and power(top) >= POWER.index("J")
         lowest = min(legal, key=power)
-        if not want:
-            return lowest
+        if top is None or power(top) < POWER.index("J"):
+            return lowest  # the card drawn is unknown or not worth a good card
         if not view["trick"]:
             best = max(legal, key=power)  # leading: the highest card is the surest winner
             return best if power(best) >= power(top) else lowest
@@ -116,9 +116,9 @@ class DrawBridgeHeuristic:
             bid = parse_call(call)
             if bid is not None:
                 last_bid, last_bidder = bid, who
-        if "redouble" in legal and last_bid is not None:
-            if ours_est[last_bid[1]] >= 6 + last_bid[0] + 1:
-                return "redouble"
+        if ("redouble" in legal and last_bid is not None
+                and ours_est[last_bid[1]] >= 6 + last_bid[0] + 1):
+            return "redouble"
         if "double" in legal and last_bid is not None and last_bidder != seat:
             level, strain = last_bid
             if estimate_tricks(theirs_s, ours_s, strain) < 6 + level - 0.5:

@@ -79,7 +79,8 @@ class ISMCTSBot:
             raise OptionsError("the game is over: there is no move to choose")
         legal = state.legal_actions()
         heuristic = _heuristic_or_none(state.game.name)
-        horizon = self.max_rollout_steps or getattr(heuristic, "rollout_horizon", 10_000)
+        horizon: int = (self.max_rollout_steps if self.max_rollout_steps is not None
+                        else getattr(heuristic, "rollout_horizon", 10_000))
         root = Node(seat)
         rng = self.rng
         bias = self._root_bias(state, seat, heuristic)

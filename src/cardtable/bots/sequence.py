@@ -13,7 +13,13 @@ from typing import Any
 
 from cardtable.cards import parse_card
 from cardtable.core import Action, State
-from cardtable.sequence.board import ALL_WINDOWS, WINDOWS_THROUGH, parse_cell
+from cardtable.sequence.board import (
+    ALL_WINDOWS,
+    CELL_CARD,
+    TWO_EYED,
+    WINDOWS_THROUGH,
+    parse_cell,
+)
 from cardtable.sequence.game import CORNER, SequenceState
 
 # value of adding a chip to a window already holding n of the team's chips
@@ -109,12 +115,15 @@ class SequenceHeuristic:
         teams = state.game.teams
         board = state.board
         potential = [0.0] * teams
+        open_fours: list[list[int]] = [[] for _ in range(teams)]
         for window in WINDOW_LIST:
             owner = -1
             count = 0
+            gap = -1
             for c in window:
                 v = board[c]
                 if v == 0:
+                    gap = c
                     continue
                 if v == CORNER:
                     count += 1
@@ -126,12 +135,22 @@ class SequenceHeuristic:
                     break
             if owner > 0:
                 potential[owner - 1] += POTENTIAL[count]
+                if count == 4:
+                    open_fours[owner - 1].append(gap)
         for team, count in enumerate(state.seq_count):
             potential[team] += SEQUENCE_VALUE * count
         for seat, hand in enumerate(state.hands):
             for card in hand:
                 if card in JACK_VALUE:
                     potential[seat % teams] += JACK_VALUE[card]
+        # the seat to move completes an open four when it holds that cell's card or a
+        # two-eyed jack: count that sequence as good as made
+        mover = state.current_player
+        if mover is not None:
+            hand = state.hands[mover]
+            if any(CELL_CARD[gap] in hand or TWO_EYED[0] in hand or TWO_EYED[1] in hand
+                   for gap in open_fours[mover % teams]):
+                potential[mover % teams] += 0.9 * SEQUENCE_VALUE
         out = []
         for seat in range(state.game.num_players):
             mine = potential[seat % teams]

@@ -31,6 +31,12 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
                     "draw_trick_winner": "suit-led", "target": 3000}, 3),
     ("drawbridge", {"undertricks": True, "show_stock_top": True, "draw_trick_winner": "suit-led",
                     "target": 100}, 6),
+    # Three Thirteen: a random match of 11 rounds runs 2,000 to 5,000 steps (rounds end on
+    # the second empty stock), so a few whole matches per option set
+    ("threethirteen", {}, 3),
+    ("threethirteen", {"players": 3, "aces": "both"}, 1),
+    ("threethirteen", {"players": 4, "face_values": "counting", "all_wild_melds": False}, 1),
+    ("threethirteen", {"players": 7, "aces": "both", "all_wild_melds": False}, 1),
 ]
 
 

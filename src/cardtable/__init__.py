@@ -40,6 +40,7 @@ __version__ = "0.1.0"
 _GAMES = {
     "drawbridge": "cardtable.drawbridge",
     "sequence": "cardtable.sequence",
+    "threethirteen": "cardtable.threethirteen",
 }
 
 

@@ -50,6 +50,7 @@ class Heuristic(Protocol):
 _HEURISTICS = {
     "drawbridge": "cardtable.bots.drawbridge",
     "sequence": "cardtable.bots.sequence",
+    "threethirteen": "cardtable.bots.threethirteen",
 }
 
 

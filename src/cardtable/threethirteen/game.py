@@ -1,0 +1,610 @@
+"""Three Thirteen (RULES.md section 3): a match of 11 rounds, its legal moves and scoring.
+
+Hot state: hands, the stock and the discard pile are small lists of card ints (piles
+have their top at the end); going out is found by the meld solver's cheap "does the
+hand meld fully" test after every discard, the least-penalty split runs only when a
+round is scored or a player goes out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from cardtable.cards import CARD_NAMES, NUM_CARDS, RANKS, card_name, parse_card, sort_key
+from cardtable.core import (
+    Action,
+    Game,
+    IllegalActionError,
+    OptionsError,
+    PositionError,
+    State,
+    check_bool,
+    check_card_supply,
+    check_choice,
+    check_int,
+    missing_cards,
+    new_rng,
+    position_cards,
+    position_seat,
+    restore_base,
+    take_options,
+    unknown_keys,
+)
+from cardtable.threethirteen.melds import UNIT, MeldSolver, solver
+
+ROUNDS = 11
+PLAYERS = range(2, 9)
+
+# The fixed action space: draw, take, then one discard per card.
+DRAW, TAKE, DISCARD = 0, 1, 2
+ACTIONS = (Action(DRAW, "draw"), Action(TAKE, "take"),
+           *(Action(DISCARD + c, f"discard {CARD_NAMES[c]}") for c in range(NUM_CARDS)))
+
+DEFAULTS: dict[str, Any] = {"players": 2, "aces": "low", "face_values": "ten",
+                            "all_wild_melds": True}
+
+
+def decks_for(players: int) -> int:
+    """3.1 ruling: one deck for 2 players, two for 3-5, three for 6-8."""
+    return 1 if players == 2 else 2 if players <= 5 else 3
+
+
+def deal_size(round_: int) -> int:
+    """3.2: round 1 deals 3 cards, round 11 deals 13."""
+    return round_ + 2
+
+
+def wild_rank(round_: int) -> int:
+    """3.2: the rank equal to the number of cards dealt is wild (rank index: 2 = three)."""
+    return round_ + 1
+
+
+class ThreeThirteenGame(Game):
+    """Three Thirteen with its options checked (RULES 3.1, 3.5, 3.7, 3.8)."""
+
+    name = "threethirteen"
+    actions = ACTIONS
+
+    def __init__(self, **options: Any) -> None:
+        opts = take_options(self.name, options, DEFAULTS)
+        players = check_int("players", opts["players"], allowed=PLAYERS)
+        assert players is not None
+        self.options = {
+            "players": players,
+            "aces": check_choice("aces", opts["aces"], ("low", "both")),
+            "face_values": check_choice("face_values", opts["face_values"], ("ten", "counting")),
+            "all_wild_melds": check_bool("all_wild_melds", opts["all_wild_melds"]),
+        }
+        self.num_players = players
+        self.decks = decks_for(players)
+        self.all_wild_melds: bool = self.options["all_wild_melds"]
+        self.solver: MeldSolver = solver(self.options["aces"], self.options["face_values"])
+
+    def _deal(self, rng: random.Random) -> ThreeThirteenState:
+        dealer = rng.randrange(self.num_players)  # 3.2: the first dealer is chosen at random
+        state = ThreeThirteenState(self, rng, 1, dealer, [[] for _ in range(self.num_players)],
+                                   [], [], [], [0] * self.num_players)
+        state._deal_round()
+        return state
+
+    def setup(self, **position: Any) -> ThreeThirteenState:
+        """The start of a round, as API.md's Positions say; omitted keys drawn from ``seed``."""
+        keys = ("round", "dealer", "hands", "stock", "discard", "scores", "seed")
+        unknown_keys(self.name, position, keys)
+        rng = new_rng(position.get("seed"))
+        n = self.num_players
+        round_ = position.get("round", 1)
+        if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= ROUNDS:
+            raise PositionError(f"round must be a number from 1 to {ROUNDS}, not {round_!r}")
+        size = deal_size(round_)
+        dealer = (position_seat("dealer", position["dealer"], n) if "dealer" in position
+                  else rng.randrange(n))
+        scores = _position_scores(position.get("scores"), n)
+        hands = _seat_lists("hands", position.get("hands"), n)
+        stock = position_cards("stock", position["stock"]) if "stock" in position else None
+        discard = position_cards("discard", position["discard"]) if "discard" in position \
+            else None
+        named = [c for h in hands or [] for c in h] + (stock or []) + (discard or [])
+        check_card_supply(named, self.decks)
+        for seat, hand in enumerate(hands or []):
+            if len(hand) != size:
+                raise PositionError(
+                    f"hands: seat {seat} holds {len(hand)} cards; round {round_} deals {size}")
+        pool = missing_cards(named, self.decks)
+        rng.shuffle(pool)
+        if hands is None:
+            if len(pool) < n * size:
+                raise PositionError(f"not enough cards left to deal {n} hands of {size}")
+            hands = [[pool.pop() for _ in range(size)] for _ in range(n)]
+        if stock is None:
+            stock, pool = pool, []
+        else:
+            stock.reverse()  # given top first; kept with the top at the end
+        if discard is None:
+            # API.md: an omitted discard pile is the stock's top card turned up
+            discard = [stock.pop()] if stock else []
+        else:
+            discard.reverse()
+        if not stock and not discard:
+            raise PositionError("the stock and the discard pile are both empty: nothing to draw")
+        state = ThreeThirteenState(self, rng, round_, dealer, hands, stock, discard, pool,
+                                   scores)
+        state._start_turn()
+        return state
+
+
+def _position_scores(value: Any, n: int) -> list[int]:
+    if value is None:
+        return [0] * n
+    if not isinstance(value, list | tuple) or len(value) != n or any(
+            isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
+        raise PositionError(f"scores must be a list of {n} penalty totals (integers from 0 up)")
+    return list(value)
+
+
+def _seat_lists(what: str, value: Any, n: int) -> list[list[int]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple) or len(value) != n:
+        raise PositionError(f"{what} must be a list of {n} card lists, one per seat")
+    return [position_cards(f"{what}[{seat}]", cards) for seat, cards in enumerate(value)]
+
+
+class ThreeThirteenState(State):
+    """A position in a match of Three Thirteen: one round in play, the totals so far."""
+
+    game: ThreeThirteenGame
+
+    def __init__(self, game: ThreeThirteenGame, rng: random.Random, round_: int, dealer: int,
+                 hands: list[list[int]], stock: list[int], discard: list[int],
+                 out_of_play: list[int], scores: list[int]) -> None:
+        self._init_base(game, rng)
+        n = game.num_players
+        self.round = round_
+        self.wild = wild_rank(round_)
+        self.dealer = dealer
+        self.current = (dealer + 1) % n  # 3.4: left of the dealer plays first
+        self.drawing = True  # the player to act must draw or take (else discard)
+        self.hands = hands
+        self.stock = stock  # top at the end
+        self.discard = discard  # top at the end
+        self.out_of_play = out_of_play  # cards a setup position left out until the next deal
+        self.totals = scores
+        self.reshuffled = False  # 3.4 ruling: the one reshuffle of this round is used
+        self.went_out: int | None = None
+        self.out_melds: list[list[int]] | None = None
+        self.turns_left = 0  # 3.6: turns still to play after someone went out
+        # public knowledge: per seat, the cards taken from the discard pile still held
+        self.taken: list[list[int]] = [[] for _ in range(n)]
+        # the cards the reshuffle made the new stock of (the table saw them), and per seat
+        # the cards drawn from that stock (each seat knows its own): both bound resample
+        self.reshuffle_pile: list[int] = []
+        self.drawn: list[list[int]] = [[] for _ in range(n)]
+        self.last_round: dict[str, Any] | None = None
+        self.round_start = 0  # where this round's actions begin in the history
+        self.over = False
+
+    # -- the position -----------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over else self.current
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.over
+
+    @property
+    def scores(self) -> list[int]:
+        """3.9: the penalty totals of the rounds completed."""
+        return list(self.totals)
+
+    @property
+    def winners(self) -> list[int]:
+        """3.9: after round 11, every seat with the lowest total."""
+        if not self.over:
+            return []
+        low = min(self.totals)
+        return [s for s, t in enumerate(self.totals) if t == low]
+
+    def melds_fully(self, cards: list[int]) -> bool:
+        """3.6: whether ``cards`` split entirely into melds this round."""
+        wild = self.wild
+        packed = wilds = 0
+        for c in cards:
+            if c % 13 == wild:
+                wilds += 1
+            else:
+                packed += UNIT[c]
+        return self.game.solver.melds_fully(packed, wilds, self.game.all_wild_melds)
+
+    def split(self, cards: list[int]) -> tuple[list[list[int]], list[int], int]:
+        """3.7: a least-penalty split of ``cards`` this round: melds, deadwood, penalty."""
+        wild = self.wild
+        packed = 0
+        wilds = []
+        for c in cards:
+            if c % 13 == wild:
+                wilds.append(c)
+            else:
+                packed += UNIT[c]
+        game = self.game
+        return game.solver.split(packed, wilds, game.solver.values[wild], game.all_wild_melds)
+
+    # -- legal moves ------------------------------------------------------
+
+    def _legal_action_ids(self) -> list[int]:
+        if self.drawing:
+            ids = [DRAW] if self.stock else []
+            if self.discard:
+                ids.append(TAKE)
+            return ids
+        return [DISCARD + c for c in sorted(set(self.hands[self.current]))]
+
+    def _why_illegal(self, action: Action) -> str:
+        aid = action.id
+        if aid in (DRAW, TAKE):
+            if not self.drawing:
+                return f"{action}: you have drawn this turn; now discard a card"
+            if aid == DRAW:
+                return "draw: the stock is empty; take the top discard"
+            return "take: the discard pile is empty; draw from the stock"
+        if self.drawing:
+            return f"{action}: first draw from the stock or take the top discard"
+        return f"{action}: you do not hold {card_name(aid - DISCARD)}"
+
+    def _parse(self, text: str) -> int:
+        return parse_action_id(text)
+
+    # -- applying a move --------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        aid = action.id
+        seat = self.current
+        hand = self.hands[seat]
+        if aid == DRAW:
+            card = self.stock.pop()
+            hand.append(card)
+            if self.reshuffled:
+                self.drawn[seat].append(card)
+            self.drawing = False
+            return
+        if aid == TAKE:
+            card = self.discard.pop()
+            hand.append(card)
+            self.taken[seat].append(card)  # the whole table saw which card it was
+            self.drawing = False
+            return
+        card = aid - DISCARD
+        hand.remove(card)  # 3.4: any card, even the one just taken
+        self.discard.append(card)
+        if card in self.taken[seat]:
+            self.taken[seat].remove(card)
+        if self.went_out is None:
+            if self.melds_fully(hand):
+                # 3.6 ruling: the discard leaves melds only: the player goes out, shows
+                # the melds, and every other player has one more turn
+                self.went_out = seat
+                self.out_melds = self.split(hand)[0]
+                self.turns_left = self.game.num_players - 1
+        else:
+            self.turns_left -= 1
+            if not self.turns_left:
+                self._end_round()
+                return
+        self.current = (seat + 1) % self.game.num_players
+        self.drawing = True
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        """3.4 ruling: an empty stock is remade once a round; the second time the round ends."""
+        if self.stock:
+            return
+        if self.reshuffled:
+            self._end_round()
+            return
+        self.reshuffled = True
+        pile = self.discard
+        self.stock = pile[:-1]
+        self.discard = pile[-1:]
+        self.reshuffle_pile = sorted(self.stock)
+        self._rng.shuffle(self.stock)
+
+    def _end_round(self) -> None:
+        """3.7: score every hand at its best split; then 3.9 the end, or the next deal."""
+        shown = []
+        penalties = []
+        for hand in self.hands:
+            melds, deadwood, penalty = self.split(hand)
+            shown.append({"melds": [_names(m) for m in melds], "deadwood": _names(deadwood),
+                          "penalty": penalty})
+            penalties.append(penalty)
+        self.totals = [t + p for t, p in zip(self.totals, penalties, strict=True)]
+        self.last_round = {"round": self.round, "went_out": self.went_out,
+                           "melds_shown": shown, "scores": penalties}
+        if self.round == ROUNDS:
+            self.over = True
+            return
+        self.round += 1
+        self.wild = wild_rank(self.round)
+        self.dealer = (self.dealer + 1) % self.game.num_players  # 3.2: the deal passes left
+        self._deal_round()
+
+    def _deal_round(self) -> None:
+        """3.2 / 3.3: shuffle every card, deal one at a time from the dealer's left, turn one up."""
+        cards = [c for h in self.hands for c in h] + self.stock + self.discard + self.out_of_play
+        if not cards:
+            cards = [c for _ in range(self.game.decks) for c in range(NUM_CARDS)]
+        cards.sort()
+        self._rng.shuffle(cards)
+        n = self.game.num_players
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for k in range(deal_size(self.round) * n):
+            hands[(self.dealer + 1 + k) % n].append(cards.pop())
+        self.hands = hands
+        self.discard = [cards.pop()]
+        self.stock = cards
+        self.out_of_play = []
+        self.round_start = len(self.history)
+        self.current = (self.dealer + 1) % n
+        self.drawing = True
+        self.reshuffled = False
+        self.went_out = None
+        self.out_melds = None
+        self.turns_left = 0
+        self.taken = [[] for _ in range(n)]
+        self.reshuffle_pile = []
+        self.drawn = [[] for _ in range(n)]
+
+    # -- copies, saving, views -------------------------------------------
+
+    def _clone_into(self, new: State) -> None:
+        assert isinstance(new, ThreeThirteenState)
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.discard = list(self.discard)
+        new.out_of_play = list(self.out_of_play)
+        new.totals = list(self.totals)
+        new.taken = [list(t) for t in self.taken]
+        new.reshuffle_pile = list(self.reshuffle_pile)
+        new.drawn = [list(d) for d in self.drawn]
+        # out_melds and last_round are replaced whole, never changed in place
+
+    def _all_cards(self) -> list[int]:
+        return [c for h in self.hands for c in h] + self.stock + self.discard + self.out_of_play
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "dealer": self.dealer,
+            "current": self.current,
+            "drawing": self.drawing,
+            "hands": [_names(h) for h in self.hands],
+            "stock": _names(reversed(self.stock)),
+            "discard": _names(reversed(self.discard)),
+            "out_of_play": _names(self.out_of_play),
+            "scores": list(self.totals),
+            "reshuffled": self.reshuffled,
+            "went_out": self.went_out,
+            "out_melds": None if self.out_melds is None else [_names(m) for m in self.out_melds],
+            "turns_left": self.turns_left,
+            "taken": [_names(t) for t in self.taken],
+            "reshuffle_pile": _names(self.reshuffle_pile),
+            "drawn": [_names(d) for d in self.drawn],
+            "last_round": _last_round_copy(self.last_round),
+            "round_start": self.round_start,
+            "over": self.over,
+        }
+
+    @classmethod
+    def _from_dict(cls, game: Game, data: dict[str, Any]) -> ThreeThirteenState:
+        assert isinstance(game, ThreeThirteenGame)
+        try:
+            return _restore(game, data)
+        except KeyError as exc:
+            raise PositionError(f"saved threethirteen state lacks {exc.args[0]!r}") from None
+        except OptionsError as exc:
+            raise PositionError(f"saved threethirteen state: {exc}") from None
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (None: a spectator): own hand and everything public.
+
+        ``history`` holds this round's actions (earlier rounds are summed up by ``scores``
+        and ``last_round``); ``taken`` lists, per seat, the cards taken from the discard
+        pile and not discarded since, which the whole table knows are in that hand.
+        """
+        n = self.game.num_players
+        if seat is not None:
+            position_seat_view(seat, n)
+        shown: list[dict[str, Any] | None] = [None] * n
+        if self.went_out is not None and self.out_melds is not None:
+            shown[self.went_out] = {"melds": [_names(m) for m in self.out_melds],
+                                    "deadwood": []}
+        to_act = seat is not None and seat == self.current_player
+        return {
+            "game": "threethirteen",
+            "seat": seat,
+            "hand": [] if seat is None else _names(sorted(self.hands[seat], key=sort_key)),
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock_size": len(self.stock),
+            "discard": _names(reversed(self.discard)),
+            "top_discard": card_name(self.discard[-1]) if self.discard else None,
+            "round": self.round,
+            "deal_size": deal_size(self.round),
+            "wild_rank": RANKS[self.wild],
+            "dealer": self.dealer,
+            "current_player": self.current_player,
+            "phase": "over" if self.over else "draw" if self.drawing else "discard",
+            "legal_actions": [str(a) for a in self.legal_actions()] if to_act else [],
+            "reshuffled": self.reshuffled,
+            "taken": [_names(t) for t in self.taken],
+            "went_out": self.went_out,
+            "melds_shown": shown,
+            "last_round": _last_round_copy(self.last_round),
+            "scores": self.scores,
+            "is_terminal": self.over,
+            "winners": self.winners,
+            "history": [[s, a.notation] for s, a in self.history[self.round_start:]],
+        }
+
+    def resample(self, seat: int, rng: random.Random) -> ThreeThirteenState:
+        """The cards hidden from ``seat`` dealt afresh: other hands, the stock, cards out of play.
+
+        Kept in place: the seat's hand, the discard pile, the cards each player took from
+        it, and the hand of a player who went out (shown). After the round's reshuffle the
+        stock can only hold cards of the old discard pile (which the seat saw) that the
+        seat did not draw itself and that are still hidden; it is dealt from those first.
+        """
+        position_seat_view(seat, self.game.num_players)
+        new = self.clone()
+        others = [s for s in range(self.game.num_players) if s != seat and s != self.went_out]
+        hidden: Counter[int] = Counter(self.stock)
+        hidden.update(self.out_of_play)
+        for s in others:
+            hidden.update(self.hands[s])
+            hidden.subtract(self.taken[s])
+        if self.reshuffled:
+            could = Counter(self.reshuffle_pile)
+            could.subtract(self.drawn[seat])
+            candidates = sorted((could & hidden).elements())
+            rng.shuffle(candidates)
+            new.stock = candidates[:len(self.stock)]
+            hidden.subtract(new.stock)
+        pool = sorted(hidden.elements())
+        rng.shuffle(pool)
+        if not self.reshuffled:
+            new.stock = [pool.pop() for _ in self.stock]
+        for s in others:
+            new.hands[s] = list(self.taken[s]) + [
+                pool.pop() for _ in range(len(self.hands[s]) - len(self.taken[s]))]
+            new.drawn[s] = []
+        new.out_of_play = pool
+        new._rng = random.Random(rng.getrandbits(64))
+        new._legal = new._legal_ids = None
+        return new
+
+    def __str__(self) -> str:
+        view = self.view(None)
+        lines = [f"Three Thirteen, round {self.round} ({view['wild_rank']} wild), "
+                 f"scores {self.totals}", f"discard {' '.join(view['discard'][:1]) or '-'}, "
+                 f"stock {len(self.stock)}"]
+        for s, hand in enumerate(self.hands):
+            mark = ">" if s == self.current_player else " "
+            lines.append(f"{mark} seat {s}: {' '.join(_names(sorted(hand, key=sort_key)))}")
+        return "\n".join(lines)
+
+
+def _restore(game: ThreeThirteenGame, data: dict[str, Any]) -> ThreeThirteenState:
+    """A saved state, checked for consistency."""
+    n = game.num_players
+    round_ = check_int("round", data["round"], allowed=range(1, ROUNDS + 1))
+    assert round_ is not None
+    hands = _seat_lists("hands", data["hands"], n)
+    assert hands is not None
+    stock = position_cards("stock", data["stock"])[::-1]
+    discard = position_cards("discard", data["discard"])[::-1]
+    out_of_play = position_cards("out_of_play", data["out_of_play"])
+    every = [c for h in hands for c in h] + stock + discard + out_of_play
+    check_card_supply(every, game.decks)
+    if len(every) != NUM_CARDS * game.decks:
+        raise PositionError(f"the saved cards number {len(every)}, not the "
+                            f"{NUM_CARDS * game.decks} of {game.decks} deck(s)")
+    state = ThreeThirteenState(game, new_rng(0), round_, position_seat("dealer", data["dealer"], n),
+                               hands, stock, discard, out_of_play,
+                               _position_scores(data["scores"], n))
+    state.current = position_seat("current", data["current"], n)
+    state.drawing = check_bool("drawing", data["drawing"])
+    state.reshuffled = check_bool("reshuffled", data["reshuffled"])
+    state.over = check_bool("over", data["over"])
+    went_out = data["went_out"]
+    state.went_out = None if went_out is None else position_seat("went_out", went_out, n)
+    out_melds = data["out_melds"]
+    state.out_melds = None if out_melds is None else [
+        position_cards("out_melds", m) for m in out_melds]
+    state.turns_left = check_int("turns_left", data["turns_left"], allowed=range(n)) or 0
+    taken = _seat_lists("taken", data["taken"], n)
+    drawn = _seat_lists("drawn", data["drawn"], n)
+    assert taken is not None and drawn is not None
+    for s in range(n):
+        if Counter(taken[s]) - Counter(hands[s]):
+            raise PositionError(f"seat {s}: taken cards that are not in the hand")
+    state.taken, state.drawn = taken, drawn
+    state.reshuffle_pile = sorted(position_cards("reshuffle_pile", data["reshuffle_pile"]))
+    state.last_round = _saved_last_round(data["last_round"], n)
+    state.round_start = check_int("round_start", data["round_start"], minimum=0) or 0
+    size = deal_size(round_)
+    for s, hand in enumerate(hands):
+        expected = size + (1 if s == state.current and not state.drawing and not state.over
+                           else 0)
+        if len(hand) != expected:
+            raise PositionError(f"hands: seat {s} holds {len(hand)} cards, not {expected}")
+    restore_base(state, game, data)
+    if state.round_start > len(state.history):
+        raise PositionError("round_start lies beyond the saved history")
+    return state
+
+
+def _last_round_copy(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A fresh copy of the last round's summary (views and saves must not share it)."""
+    if last is None:
+        return None
+    return {"round": last["round"], "went_out": last["went_out"],
+            "melds_shown": [{"melds": [list(m) for m in shown["melds"]],
+                             "deadwood": list(shown["deadwood"]), "penalty": shown["penalty"]}
+                            for shown in last["melds_shown"]],
+            "scores": list(last["scores"])}
+
+
+def _saved_last_round(value: Any, n: int) -> dict[str, Any] | None:
+    """The last round's summary from a save, checked."""
+    if value is None:
+        return None
+    try:
+        last = _last_round_copy(value)
+        assert last is not None
+        shown = last["melds_shown"]
+        ok = (isinstance(last["round"], int) and 1 <= last["round"] <= ROUNDS
+              and (last["went_out"] is None or last["went_out"] in range(n))
+              and len(shown) == n and len(last["scores"]) == n
+              and all(isinstance(x, int) for x in last["scores"]))
+        for entry in shown:
+            for meld in entry["melds"]:
+                position_cards("last_round", meld)
+            position_cards("last_round", entry["deadwood"])
+    except (KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise PositionError("last_round must be None or {round, went_out, melds_shown, scores}")
+    return last
+
+
+def position_seat_view(seat: Any, n: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat must be None or 0..{n - 1}, not {seat!r}")
+
+
+def _names(cards: Any) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]
+
+
+def parse_action_id(text: str) -> int:
+    """Three Thirteen notation -> action id: ``draw``, ``take``, ``discard 5C`` (or ``5C``)."""
+    words = text.strip().lower().split()
+    if words in (["draw"], ["d"], ["stock"]):
+        return DRAW
+    if words in (["take"], ["t"]):
+        return TAKE
+    if (len(words) == 2 and words[0] == "discard") or len(words) == 1:
+        try:
+            return DISCARD + parse_card(words[-1])
+        except ValueError as exc:
+            raise IllegalActionError(f"{text!r}: {exc}") from None
+    raise IllegalActionError(
+        f"{text!r} is not a Three Thirteen move: write 'draw' (from the stock), 'take' "
+        "(the top discard) or 'discard 5C'"
+    )
+
+
+ThreeThirteenGame.state_class = ThreeThirteenState

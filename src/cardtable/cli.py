@@ -7,12 +7,15 @@ import random
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import click
 
 import cardtable
+from cardtable import records
 from cardtable.core import CardtableError
+from cardtable.tui import commands as tui_commands
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -72,6 +75,10 @@ def games() -> None:
                "--players 6")
 
 
+# Playing in the terminal, replaying game records, the rules (cardtable.tui)
+main.add_command(tui_commands.play)
+main.add_command(tui_commands.replay)
+main.add_command(tui_commands.rules)
 
 
 class Tally:
@@ -123,8 +130,12 @@ class Tally:
               help="A game option (repeatable), e.g. -o teams=3 -o max_turns=500. "
               "See `cardtable games`.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--save-records", "record_dir", metavar="DIR",
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Save every game as a record in DIR (GAME-00001.json ...), to watch with "
+              "`cardtable replay`.")
 def simulate(game_name: str, players: int | None, count: int, seed: int | None,
-             options: tuple[str, ...], as_json: bool) -> None:
+             options: tuple[str, ...], as_json: bool, record_dir: Path | None) -> None:
     """Play GAME many times with uniformly random legal moves and report the results.
 
     Prints wins per seat (and per team), draws, the average game length and the
@@ -137,11 +148,15 @@ def simulate(game_name: str, players: int | None, count: int, seed: int | None,
     start = time.perf_counter()
     with click.progressbar(length=count, label=f"{game_name}", file=sys.stderr,
                            show_pos=True) as bar:
-        for _ in range(count):
+        for number in range(1, count + 1):
             state = game.deal(seed=rng.getrandbits(63))
             while not state.is_terminal:
                 state.apply(rng.choice(state.legal_actions()))
             tally.add(state)
+            if record_dir is not None:
+                seats = [records.Seat("bot", "random")] * game.num_players
+                records.save(records.record_of(state, seats),
+                             record_dir / f"{game_name}-{number:05d}.json")
             bar.update(1)
     report = tally.report(max(time.perf_counter() - start, 1e-9))
     if as_json:

@@ -1,0 +1,310 @@
+"""Game records: save a game as JSON, load it back, replay it move by move.
+
+A record holds what it takes to play the very same game again: the game and its
+options, where it started (the seed of ``Game.deal`` or, for a ``setup``
+position, the whole starting state), who sat in each seat, every action in
+notation, and the result. The format is documented in docs/records.md.
+
+>>> import cardtable
+>>> from cardtable import records
+>>> state = cardtable.new_game("sequence").deal(seed=7)
+>>> state.apply(state.legal_actions()[0])
+>>> record = records.record_of(state)
+>>> records.replay(record).to_dict() == state.to_dict()
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import cardtable
+from cardtable.core import CardtableError, IllegalActionError, OptionsError, State
+
+FORMAT = "cardtable-record"
+VERSION = 1
+SEAT_KINDS = ("human", "bot")
+
+
+class RecordError(CardtableError, ValueError):
+    """A record that cannot be read or does not replay, saying what is wrong."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who played a seat: ``Seat("human", "Ann")`` or ``Seat("bot", "heuristic")``.
+
+    For a bot, ``name`` is the bot kind that ``cardtable.bots.make`` takes.
+    """
+
+    kind: str
+    name: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "name": self.name}
+
+
+def default_seats(num_players: int) -> list[Seat]:
+    return [Seat("human", f"seat {s}") for s in range(num_players)]
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 to the second, e.g. ``2025-01-31T18:04:05Z``."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class Record:
+    """One game: its start, its seats and its actions; ``result`` is None while unfinished."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    #: ``State.to_dict()`` of the first position when the game did not start from a seed
+    start: dict[str, Any] | None
+    seats: list[Seat]
+    #: (seat, notation) for every action after the start
+    actions: list[tuple[int, str]]
+    result: dict[str, Any] | None = None
+    created: str = field(default_factory=now)
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "cardtable": cardtable.__version__,
+            "game": self.game,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "start": self.start,
+            "seats": [seat.to_json() for seat in self.seats],
+            "actions": [[seat, notation] for seat, notation in self.actions],
+            "result": self.result,
+            "created": self.created,
+            "saved": now(),
+        }
+
+    def start_state(self) -> State:
+        """The first position: ``deal(seed)`` or the saved starting state."""
+        if self.start is not None:
+            try:
+                return cardtable.state_from_dict(json.loads(json.dumps(self.start)))
+            except CardtableError as exc:
+                raise RecordError(f"'start' is not a valid {self.game} position: {exc}") from None
+        game = _new_game(self.game, self.options)
+        return game.deal(seed=self.seed)
+
+
+def result_of(state: State) -> dict[str, Any] | None:
+    """The result part of a record: None while the game goes on."""
+    if not state.is_terminal:
+        return None
+    return {"winners": list(state.winners), "scores": list(state.scores)}
+
+
+def record_of(state: State, seats: list[Seat] | None = None, start: State | None = None,
+              created: str | None = None) -> Record:
+    """The record of ``state``'s game so far.
+
+    A game dealt with ``Game.deal`` needs nothing more (it knows its seed); one that
+    began at a ``setup`` or loaded position needs ``start``, a copy of that position
+    taken before any move, whose history ``state.history`` continues.
+    """
+    game = state.game
+    if start is not None:
+        done = len(start.history)
+        if start.game != game or [a.id for _, a in state.history[:done]] != [
+                a.id for _, a in start.history]:
+            raise RecordError("start is not an earlier position of this game")
+        begin: dict[str, Any] | None = start.to_dict()
+        seed = None
+    elif state.seed is not None:
+        begin, seed, done = None, state.seed, 0
+    else:
+        raise RecordError(
+            "this state did not come from Game.deal(seed), so its record needs start=, "
+            "a copy of the position the game started from")
+    seats = list(seats) if seats is not None else default_seats(game.num_players)
+    if len(seats) != game.num_players:
+        raise RecordError(f"{len(seats)} seats given for {game.num_players} players")
+    return Record(
+        game=game.name,
+        options=dict(game.options),
+        seed=seed,
+        start=begin,
+        seats=seats,
+        actions=[(seat, a.notation) for seat, a in state.history[done:]],
+        result=result_of(state),
+        created=created or now(),
+    )
+
+
+# ---------------------------------------------------------------- replaying
+
+
+def _walk(record: Record) -> Iterator[State]:
+    """The one live state, yielded at the start and after each action."""
+    state = record.start_state()
+    yield state
+    total = len(record.actions)
+    for number, (seat, notation) in enumerate(record.actions, 1):
+        where = f"action {number} of {total} ({notation!r} by seat {seat})"
+        if state.current_player != seat:
+            actor = ("nobody: the game is over" if state.current_player is None
+                     else f"seat {state.current_player}")
+            raise RecordError(f"{where}: it is the turn of {actor}")
+        try:
+            state.apply(notation)
+        except IllegalActionError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        yield state
+
+
+def positions(record: Record) -> Iterator[State]:
+    """The start, then the position after each action: independent states, in order.
+
+    RecordError names the first action that does not replay.
+    """
+    for state in _walk(record):
+        yield state.clone()
+
+
+def replay(record: Record) -> State:
+    """The position after every action of the record, checked against its result."""
+    for state in _walk(record):
+        final = state
+    expected = result_of(final)
+    if record.result is not None and expected != record.result:
+        if expected is None:
+            raise RecordError("the record has a result, but its actions do not end the game")
+        raise RecordError(f"the record's result {record.result} is not what its actions give: "
+                          f"{expected}")
+    if record.result is None and expected is not None:
+        raise RecordError("the record's actions end the game, but it has no result")
+    return final
+
+
+# ---------------------------------------------------------------- files
+
+
+def save(record: Record, path: str | Path) -> Path:
+    """Write ``record`` as JSON (directories made as needed); returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(record.to_json(), indent=1)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text + "\n", encoding="utf-8")
+    tmp.replace(path)  # a game saved after every move is never left half written
+    return path
+
+
+def load(path: str | Path, check: bool = True) -> Record:
+    """Read a record; RecordError (naming the file and the problem) if it is not a good one.
+
+    With ``check`` the actions are replayed, so a record that loads also replays.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read it: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}: not a JSON file: {exc}") from None
+    try:
+        record = from_json(data)
+        if check:
+            replay(record)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+    return record
+
+
+def from_json(data: Any) -> Record:
+    """The Record that ``Record.to_json`` wrote; RecordError naming the first bad field."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a cardtable game record ('format' is not {FORMAT!r})")
+    version = data.get("version")
+    if version != VERSION:
+        raise RecordError(f"record version {version!r} is not supported; this cardtable "
+                          f"reads version {VERSION}")
+    missing = [key for key in ("game", "options", "seed", "seats", "actions") if key not in data]
+    if missing:
+        raise RecordError(f"the record lacks {', '.join(map(repr, missing))}")
+    options = data["options"]
+    if not isinstance(options, dict):
+        raise RecordError("'options' must be an object of game options")
+    game = _new_game(data["game"], options)
+    seed = data["seed"]
+    start = data.get("start")
+    if seed is None:
+        if not isinstance(start, dict):
+            raise RecordError("a record without a 'seed' needs 'start', the starting position")
+        if start.get("game") != game.name or start.get("options") != game.options:
+            raise RecordError("'start' is a position of another game or other options")
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(f"'seed' must be an integer or null, not {seed!r}")
+    elif start is not None:
+        raise RecordError("a record has either a 'seed' or a 'start', not both")
+    result = data.get("result")
+    if result is not None and not isinstance(result, dict):
+        raise RecordError("'result' must be an object or null")
+    created = data.get("created", "")
+    if not isinstance(created, str):
+        raise RecordError("'created' must be a timestamp string")
+    return Record(
+        game=game.name,
+        options=dict(game.options),
+        seed=seed,
+        start=start,
+        seats=_seats(data["seats"], game.num_players),
+        actions=_actions(data["actions"], game.num_players),
+        result=result,
+        created=created,
+    )
+
+
+def _new_game(name: Any, options: dict[str, Any]) -> cardtable.Game:
+    try:
+        return cardtable.new_game(name, **options)
+    except OptionsError as exc:
+        raise RecordError(f"game: {exc}") from None
+
+
+def _seats(value: Any, n: int) -> list[Seat]:
+    if not isinstance(value, list) or len(value) != n:
+        raise RecordError(f"'seats' must list the {n} seats of the game")
+    seats = []
+    for number, item in enumerate(value):
+        if (not isinstance(item, dict) or item.get("kind") not in SEAT_KINDS
+                or not isinstance(item.get("name"), str)):
+            raise RecordError(f"seats[{number}] must be {{\"kind\": \"human\" or \"bot\", "
+                              f"\"name\": text}}, not {item!r}")
+        seats.append(Seat(item["kind"], item["name"]))
+    return seats
+
+
+def _actions(value: Any, n: int) -> list[tuple[int, str]]:
+    if not isinstance(value, list):
+        raise RecordError("'actions' must be a list of [seat, notation]")
+    actions = []
+    for number, item in enumerate(value, 1):
+        if (not isinstance(item, list) or len(item) != 2 or isinstance(item[0], bool)
+                or not isinstance(item[0], int) or not 0 <= item[0] < n
+                or not isinstance(item[1], str)):
+            raise RecordError(f"action {number} must be [seat 0..{n - 1}, notation], "
+                              f"not {item!r}")
+        actions.append((item[0], item[1]))
+    return actions

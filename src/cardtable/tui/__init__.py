@@ -1,0 +1,5 @@
+"""Playing in the terminal: the ``play``, ``replay`` and ``rules`` commands and their UI.
+
+The UI holds no rule: it shows ``state.view(seat)``, offers ``state.legal_actions()``
+and lets ``state.apply`` explain a refused move.
+"""

@@ -1,0 +1,182 @@
+"""Game records: every conformance game saved, loaded and replayed; bad records explained."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import cardtable
+from cardtable import records
+from cardtable.cli import main
+from cardtable.records import Record, RecordError, Seat
+from tests.test_conformance import CONFIGS
+
+MAX_STEPS = 5000  # as check_playout
+
+
+def random_game(game: cardtable.Game, seed: int) -> cardtable.State:
+    """The line of play check_playout follows for ``seed``."""
+    rng = random.Random(seed)
+    state = game.deal(seed=seed)
+    while not state.is_terminal and len(state.history) < MAX_STEPS:
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(("name", "options", "count"), CONFIGS,
+                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(CONFIGS)])
+def test_every_conformance_game_round_trips(tmp_path: Path, name: str, options: dict[str, Any],
+                                             count: int) -> None:
+    game = cardtable.new_game(name, **options)
+    for seed in range(count):
+        state = random_game(game, seed)
+        seats = [Seat("bot", "random")] * game.num_players
+        path = records.save(records.record_of(state, seats), tmp_path / f"{seed}.json")
+        record = records.load(path)
+        assert record.seed == seed and record.seats == seats
+        assert len(record.actions) == len(state.history)
+        assert record.finished == state.is_terminal
+        assert records.replay(record).to_dict() == state.to_dict()
+
+
+def test_a_record_steps_through_every_position() -> None:
+    state = random_game(cardtable.new_game("sequence", players=3), 4)
+    record = records.record_of(state)
+    steps = list(records.positions(record))
+    assert len(steps) == len(state.history) + 1
+    assert steps[0].history == [] and steps[-1].to_dict() == state.to_dict()
+    for before, after in zip(steps, steps[1:], strict=False):
+        assert after.history[:-1] == before.history
+
+
+def test_a_setup_position_is_recorded_from_its_start(tmp_path: Path) -> None:
+    game = cardtable.new_game("sequence")
+    start = game.setup(chips={"c4": 0, "d5": 1}, current=1, seed=3)
+    assert start.seed is None
+    state = start.clone()
+    rng = random.Random(1)
+    for _ in range(10):
+        state.apply(rng.choice(state.legal_actions()))
+    with pytest.raises(RecordError, match="needs start="):
+        records.record_of(state)
+    record = records.record_of(state, start=start)
+    assert record.seed is None and record.start == start.to_dict()
+    loaded = records.load(records.save(record, tmp_path / "setup.json"))
+    assert records.replay(loaded).to_dict() == state.to_dict()
+    assert not loaded.finished
+
+
+def test_the_json_format_is_the_documented_one(tmp_path: Path) -> None:
+    state = random_game(cardtable.new_game("sequence"), 2)
+    seats = [Seat("human", "Ann"), Seat("bot", "heuristic")]
+    records.save(records.record_of(state, seats), tmp_path / "g.json")
+    data = json.loads((tmp_path / "g.json").read_text())
+    assert list(data) == ["format", "version", "cardtable", "game", "options", "seed", "start",
+                          "seats", "actions", "result", "created", "saved"]
+    assert data["format"] == "cardtable-record" and data["version"] == 1
+    assert data["seats"] == [{"kind": "human", "name": "Ann"},
+                             {"kind": "bot", "name": "heuristic"}]
+    assert data["actions"][0] == [state.history[0][0], str(state.history[0][1])]
+    assert data["result"] == {"winners": state.winners, "scores": state.scores}
+    assert data["created"].endswith("Z") and data["start"] is None
+
+
+def good_record() -> dict[str, Any]:
+    state = random_game(cardtable.new_game("sequence"), 9)
+    return records.record_of(state).to_json()
+
+
+def spoil(data: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """``data`` with the field at ``path`` ("actions.3.1") set to ``value`` (or removed)."""
+    *parents, last = path.split(".")
+    here: Any = data
+    for key in parents:
+        here = here[int(key)] if isinstance(here, list) else here[key]
+    if value is KeyError:
+        del here[last]
+    elif isinstance(here, list):
+        here[int(last)] = value
+    else:
+        here[last] = value
+    return data
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("format", "chess-pgn", "not a cardtable game record"),
+    ("version", 7, "record version 7 is not supported"),
+    ("game", "chess", "game: unknown game 'chess'"),
+    ("options.players", 5, "game: option players=5 is not allowed"),
+    ("seats", [], "'seats' must list the 2 seats"),
+    ("seats.1", {"kind": "alien", "name": "x"}, "seats[1] must be"),
+    ("actions", KeyError, "the record lacks 'actions'"),
+    ("actions.0", "7H c4", "action 1 must be [seat 0..1, notation]"),
+    ("actions.3.1", "XX z9", "action 4 of"),
+    ("actions.3.0", 9, "action 4 must be"),
+    ("seed", "seven", "'seed' must be an integer or null"),
+    ("seed", None, "needs 'start'"),
+    ("result.winners", [5], "the record's result"),
+])
+def test_a_bad_record_says_what_is_wrong(tmp_path: Path, path: str, value: Any,
+                                         message: str) -> None:
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(spoil(good_record(), path, value)))
+    with pytest.raises(RecordError, match="bad.json: .*" + _re(message)):
+        records.load(file)
+    result = CliRunner().invoke(main, ["replay", str(file)])
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def _re(text: str) -> str:
+    import re
+
+    return re.escape(text)
+
+
+def test_an_action_out_of_turn_is_named(tmp_path: Path) -> None:
+    data = good_record()
+    seat, _ = data["actions"][2]
+    data["actions"][2][0] = 1 - seat
+    file = tmp_path / "turn.json"
+    file.write_text(json.dumps(data))
+    with pytest.raises(RecordError, match=f"action 3 of .* it is the turn of seat {seat}"):
+        records.load(file)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot read it"),
+    ("{not json", "not a JSON file"),
+    ("[1, 2]", "a record is a JSON object, not list"),
+])
+def test_unreadable_files_are_explained(tmp_path: Path, content: str | None,
+                                        message: str) -> None:
+    file = tmp_path / "x.json"
+    if content is not None:
+        file.write_text(content)
+    with pytest.raises(RecordError, match=_re(message)):
+        records.load(file)
+    result = CliRunner().invoke(main, ["play", "--resume", str(file)])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_a_finished_game_cannot_be_resumed(tmp_path: Path) -> None:
+    file = tmp_path / "done.json"
+    file.write_text(json.dumps(good_record()))
+    result = CliRunner().invoke(main, ["play", "--resume", str(file)])
+    assert result.exit_code == 2 and "that game is over" in result.output
+
+
+def test_simulate_saves_records_that_replay(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["simulate", "sequence", "-n", "3", "--seed", "4",
+                                       "--save-records", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("sequence-*.json"))
+    assert [f.name for f in files] == [f"sequence-0000{k}.json" for k in (1, 2, 3)]
+    for file in files:
+        record: Record = records.load(file)
+        assert record.finished and records.replay(record).is_terminal

@@ -1,0 +1,92 @@
+"""A whole Draw Bridge match played through the UI: cards and calls by keys, mouse and typing."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from cardtable import records
+from cardtable.tui.app import GameOver, PlayApp
+from cardtable.tui.drawbridge import BOX, BOX_CELL, OTHER_CELL, DrawBridgePane
+from tests.tui.driver import SIZE, message, new_app, settle, type_move
+
+
+def choose_move(app: PlayApp, rng: random.Random) -> str:
+    """A person's move: low bids, so that the contracts are short."""
+    legal = [str(a) for a in app.state.legal_actions()]
+    if app.pane.view["phase"] == "auction":
+        bids = [m for m in legal if m[0].isdigit() and m[0] in "12"]
+        return bids[0] if bids and not app.pane.view["auction"] else "pass"
+    return rng.choice(legal)
+
+
+async def with_keys(pilot: Pilot[Any], pane: DrawBridgePane, move: str) -> None:
+    if pane.bidding:
+        row = next(r for r, calls in enumerate(BOX) if move in calls)
+        while pane.box_row != row:
+            await pilot.press("down" if pane.box_row < row else "up")
+        while BOX[pane.box_row][pane.box_col] != move:
+            await pilot.press("right")
+    else:
+        while pane.hand[pane.card_index] != move:
+            await pilot.press("right")
+    await pilot.press("enter")
+
+
+async def with_mouse(pilot: Pilot[Any], pane: DrawBridgePane, move: str) -> None:
+    left, top = pane.content_region.x - pane.region.x, pane.content_region.y - pane.region.y
+    if pane.bidding:
+        row = next(r for r, calls in enumerate(BOX) if move in calls)
+        width = BOX_CELL if row < 7 else OTHER_CELL
+        x, y = 2 + width * BOX[row].index(move) + 1, pane.box_y + row
+    else:
+        x0, _, _, _ = next(s for s in pane.hand_spans if pane.hand[s[3]] == move)
+        x, y = x0 + 1, pane.hand_y
+    await pilot.click(pane, offset=(left + x, top + y))
+
+
+async def play_match(tmp_path: Path) -> PlayApp:
+    # every deal that is not passed out scores for someone, so the match is one deal long
+    app = new_app(tmp_path, "drawbridge", seed=7, target=1, undertricks=True)
+    rng = random.Random(7)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.pane
+        assert isinstance(pane, DrawBridgePane)
+        await settle(app, pilot)
+        turn = 0
+        while not app.state.is_terminal:
+            assert app.human_to_move() == 0
+            move = choose_move(app, rng)
+            before = len(app.state.history)
+            driver = (with_keys, with_mouse, None)[turn % 3]
+            if driver is None:
+                await type_move(pilot, move)
+            else:
+                await driver(pilot, pane, move)
+            await settle(app, pilot)
+            assert str(app.state.history[before][1]) == move, (move, message(app))
+            turn += 1
+        assert isinstance(app.screen, GameOver)
+        await pilot.press("q")
+    return app
+
+
+def test_a_person_plays_a_whole_match(tmp_path: Path) -> None:
+    app = asyncio.run(play_match(tmp_path))
+    record = records.load(tmp_path / "drawbridge.json")
+    assert record.finished and records.replay(record).to_dict() == app.state.to_dict()
+
+
+def test_a_call_out_of_turn_is_explained(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = new_app(tmp_path, "drawbridge", seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert app.pane.view["phase"] == "draw"
+            await type_move(pilot, "1NT")
+            assert message(app).startswith("✗ ") and "1NT" in message(app)
+    asyncio.run(run())

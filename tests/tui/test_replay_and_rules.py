@@ -1,0 +1,102 @@
+"""Replaying a record in the UI, the rules command, and the rule book the package carries."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import cardtable
+from cardtable import records
+from cardtable.cli import main
+from cardtable.tui.app import ReplayApp, TextScreen
+from cardtable.tui.rules import rule_book, rules_of
+from tests.tui.driver import SIZE, message
+
+SHARED_RULES = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
+
+
+def a_record(name: str, seed: int = 1, **options: object) -> records.Record:
+    rng = random.Random(seed)
+    state = cardtable.new_game(name, **options).deal(seed=seed)
+    start = state.clone()
+    while not state.is_terminal and len(state.history) < 60:
+        state.apply(rng.choice(state.legal_actions()))
+    return records.record_of(state, start=start if state.seed is None else None)
+
+
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_replay_steps_through_the_positions(name: str) -> None:
+    record = a_record(name)
+    expected = list(records.positions(record))
+
+    async def run() -> None:
+        app = ReplayApp(record, pace=0.05)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.index == 0 and "Move 0/" in message(app)
+            await pilot.press("right", "right", "right", "left")
+            assert app.index == 2
+            assert app.pane.view == expected[2].view(app.viewer)
+            await pilot.press("v")
+            assert app.viewer == 1 and app.pane.view == expected[2].view(1)
+            await pilot.press("end")
+            assert app.index == len(expected) - 1
+            assert app.pane.view == expected[-1].view(1)
+            await pilot.press("home", "space")
+            await pilot.pause(0.3)
+            await pilot.press("space")
+            assert 0 < app.index < len(expected) - 1
+            await pilot.press("r")
+            assert isinstance(app.screen, TextScreen)
+            await pilot.press("escape", "q")
+    asyncio.run(run())
+
+
+def test_the_package_carries_the_rule_book() -> None:
+    if not SHARED_RULES.exists():
+        pytest.skip("no ../shared/RULES.md beside the repository")
+    assert rule_book() == SHARED_RULES.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("name", "section"), [
+    ("drawbridge", "## 1. Draw Bridge"), ("sequence", "## 2. Sequence"),
+    ("threethirteen", "## 3. Three Thirteen"),
+])
+def test_rules_prints_the_common_terms_and_the_games_section(name: str, section: str) -> None:
+    text = rules_of(name)
+    assert text.startswith("## Common terms") and section in text
+    assert text.count("\n## ") == 1  # no other game's section
+    result = CliRunner().invoke(main, ["rules", name])
+    assert result.exit_code == 0 and section in result.output
+
+
+def test_rules_of_an_unknown_game_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["rules", "chess"])
+    assert result.exit_code == 2 and "'chess' is not one of" in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play"], "which game?"),
+    (["play", "chess"], "unknown game 'chess'"),
+    (["play", "sequence", "--players", "5"], "choose one of 2, 3, 4, 6, 8, 9, 10, 12"),
+    (["play", "sequence", "--teams", "3", "-p", "4"], "teams=3 is not allowed with 4 players"),
+    (["play", "sequence", "--seat", "2"], "--seat 2: with 2 players the seats are 0 to 1"),
+    (["play", "sequence", "--seat", "north"], "give a seat number"),
+    (["play", "sequence", "--bots", "clever"], "'clever' is not one of"),
+    (["play", "sequence", "-o", "colour=red"], "no option 'colour'"),
+    (["play", "sequence", "--resume", "x.json"], "--resume takes the game"),
+    (["replay", "missing.json"], "missing.json: cannot read it"),
+])
+def test_play_mistakes_are_explained(args: list[str], message: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, args + ["--no-save"] if args[0] == "play" else args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_play_needs_a_terminal() -> None:
+    result = CliRunner().invoke(main, ["play", "sequence", "--no-save"])
+    assert result.exit_code == 2 and "run it in a terminal" in result.output

@@ -1,0 +1,47 @@
+"""Environments for AI research: PettingZoo, Gymnasium and OpenSpiel (docs/envs.md).
+
+Install with ``pip install 'cardtable[rl]'`` (PettingZoo, Gymnasium) and
+``'cardtable[openspiel]'``. The rules engine never imports any of these.
+
+- ``cardtable.envs.sequence_v0``, ``drawbridge_v0``, ``threethirteen_v0``:
+  PettingZoo AEC environments (``env(**game_options)``, ``raw_env``).
+- ``cardtable/Sequence-v0``, ``cardtable/DrawBridge-v0``,
+  ``cardtable/ThreeThirteen-v0``: Gymnasium single-agent environments against
+  bots, registered when this package is imported (so
+  ``gymnasium.make("cardtable.envs:cardtable/Sequence-v0")`` works too).
+- ``import cardtable.envs.openspiel`` registers ``python_cardtable_<game>``
+  with OpenSpiel.
+- ``cardtable.envs.encoders``: the observation tensors all of them share.
+"""
+
+from __future__ import annotations
+
+import cardtable
+
+#: moves after which an unfinished game is truncated (all three APIs), unless ``max_moves``
+#: says otherwise: random Draw Bridge matches run to 20,000 moves, and nothing in
+#: Sequence's rules stops one-eyed jacks from undoing chips forever
+DEFAULT_MAX_MOVES = 100_000
+
+#: Gymnasium id of each game
+GYM_IDS = {
+    "drawbridge": "cardtable/DrawBridge-v0",
+    "sequence": "cardtable/Sequence-v0",
+    "threethirteen": "cardtable/ThreeThirteen-v0",
+}
+
+
+def _register_gymnasium() -> None:
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed: nothing to register
+        return
+    for name in cardtable.game_names():
+        env_id = GYM_IDS.get(name)
+        if env_id is not None and env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id,
+                               entry_point="cardtable.envs.single_agent:CardtableGymEnv",
+                               kwargs={"game": name})
+
+
+_register_gymnasium()

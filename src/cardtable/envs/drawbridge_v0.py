@@ -1,0 +1,19 @@
+"""Draw Bridge as a PettingZoo AEC environment (see cardtable.envs.aec and docs/envs.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.envs.aec import CardtableAECEnv, FastOrderEnforcingWrapper
+
+
+class raw_env(CardtableAECEnv):  # noqa: N801 - PettingZoo's naming
+    """Draw Bridge (options as ``cardtable.new_game("drawbridge", ...)``) without wrappers."""
+
+    game_name = "drawbridge"
+    metadata = {**CardtableAECEnv.metadata, "name": "drawbridge_v0"}
+
+
+def env(**kwargs: Any) -> FastOrderEnforcingWrapper:
+    """The environment as users should make it: ``raw_env`` behind an OrderEnforcingWrapper."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))

@@ -49,6 +49,11 @@ def card_name(card: int) -> str:
     return CARD_NAMES[card]
 
 
+def card_names(cards: Iterable[int]) -> list[str]:
+    """Notation of several cards, in the order given."""
+    return [CARD_NAMES[c] for c in cards]
+
+
 def parse_card(text: str) -> int:
     """Read card notation: ``AS``, ``td``, ``10D``, ``7♥`` or ``♥7``; raises ValueError."""
     t = text.strip().upper()

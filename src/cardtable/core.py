@@ -157,6 +157,14 @@ def position_seat(what: str, value: Any, num_players: int) -> int:
     return value
 
 
+def check_seat(seat: Any, num_players: int) -> int:
+    """A seat argument of ``view`` or ``resample``: 0..n-1 (ValueError otherwise)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
+        raise ValueError(
+            f"seat must be 0..{num_players - 1} (None for a spectator's view), not {seat!r}")
+    return seat
+
+
 def check_card_supply(used: Iterable[int], decks: int) -> None:
     """PositionError if any card is used more often than ``decks`` decks hold it."""
     counts = Counter(used)

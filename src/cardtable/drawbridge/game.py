@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from cardtable.cards import CARD_NAMES, NUM_CARDS, SUIT_NAMES, cards_of, mask_of, parse_card
+from cardtable.cards import (
+    CARD_NAMES,
+    NUM_CARDS,
+    SUIT_NAMES,
+    card_names,
+    cards_of,
+    mask_of,
+    parse_card,
+)
 from cardtable.core import (
     Action,
     Game,
@@ -27,6 +35,7 @@ from cardtable.core import (
     check_card_supply,
     check_choice,
     check_int,
+    check_seat,
     missing_cards,
     new_rng,
     position_cards,
@@ -179,7 +188,7 @@ class DealRecord:
     def _notation(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...],
                                  tuple[str, ...]]:
         """The two hands, the auction and the play in notation, worked out once."""
-        hand0, hand1 = (tuple(_names(cards_of(h))) for h in self.hands)
+        hand0, hand1 = (tuple(card_names(cards_of(h))) for h in self.hands)
         return (hand0, hand1, tuple(ACTIONS[c].notation for c in self.calls),
                 tuple(CARD_NAMES[card] for _, card in self.plays))
 
@@ -196,9 +205,6 @@ class DealRecord:
             "points": list(self.points),
         }
 
-
-def _names(cards: Any) -> list[str]:
-    return [CARD_NAMES[c] for c in cards]
 
 
 # ---------------------------------------------------------------- the game
@@ -602,8 +608,8 @@ class DrawBridgeState(State):
             "deal": {
                 "number": number,
                 "dealer": dealer,
-                "hands": [_names(cards_of(h)) for h in hands],
-                "stock": _names(stock),
+                "hands": [card_names(cards_of(h)) for h in hands],
+                "stock": card_names(stock),
                 "scores": list(scores),
                 "actions": [ACTIONS[a].notation for a in self._deal_actions()],
             },
@@ -649,7 +655,7 @@ class DrawBridgeState(State):
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator): own hand and draws, all play, the auction."""
         if seat is not None:
-            _check_seat(seat)
+            check_seat(seat, 2)
         game = self.game
         show_top = game.show_stock_top
         phase = self._phase
@@ -670,7 +676,7 @@ class DrawBridgeState(State):
             "winners": self.winners,
             "legal_actions": [a.notation for a in self.legal_actions()]
             if seat is not None and seat == self._to_act else [],
-            "hand": [] if seat is None else _names(cards_of(self._hands[seat])),
+            "hand": [] if seat is None else card_names(cards_of(self._hands[seat])),
             "hand_sizes": [h.bit_count() for h in self._hands],
             "stock_size": len(self._stock),
             # 1.3 show_stock_top: the top card lies face up before each draw trick
@@ -678,7 +684,7 @@ class DrawBridgeState(State):
             if show_top and phase == DRAW and self._stock else None,
             "shown_draws": [[w, CARD_NAMES[stock_start[2 * k]]]
                             for k, w in enumerate(draw_tricks)] if show_top else [],
-            "drawn": [] if seat is None else _names(self._drawn(seat)),
+            "drawn": [] if seat is None else card_names(self._drawn(seat)),
             "trick": trick,
             "played": [[s, CARD_NAMES[c]] for s, c in played],
             "auction": [[dealer if i % 2 == 0 else 1 - dealer, ACTIONS[c].notation]
@@ -704,7 +710,7 @@ class DrawBridgeState(State):
         each suit the opponent could not follow at that moment (see ``deduce``). From the
         auction on every card is known by elimination, so the hands are the true ones.
         """
-        _check_seat(seat)
+        check_seat(seat, 2)
         new = self.clone()
         new._rng = random.Random(rng.getrandbits(64))
         new._legal = new._legal_ids = None
@@ -759,10 +765,6 @@ class DrawBridgeState(State):
         new._replay(self._deal_actions())
         return new
 
-
-def _check_seat(seat: Any) -> None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 2:
-        raise ValueError(f"seat must be 0 or 1 (None for a spectator's view), not {seat!r}")
 
 
 _CARD_IDS = {name: card for card, name in enumerate(CARD_NAMES)}

@@ -10,7 +10,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardtable.cards import CARD_NAMES, NUM_CARDS, card_name, parse_card, rank_of, sort_key
+from cardtable.cards import (
+    CARD_NAMES,
+    NUM_CARDS,
+    card_name,
+    card_names,
+    parse_card,
+    rank_of,
+    sort_key,
+)
 from cardtable.core import (
     Action,
     Game,
@@ -20,6 +28,7 @@ from cardtable.core import (
     State,
     check_card_supply,
     check_int,
+    check_seat,
     missing_cards,
     new_rng,
     position_cards,
@@ -485,9 +494,9 @@ class SequenceState(State):
         return {
             "dealer": self.dealer,
             "current": self.current,
-            "hands": [_names(h) for h in self.hands],
-            "deck": _names(reversed(self.deck)),
-            "discards": [_names(reversed(p)) for p in self.discards],
+            "hands": [card_names(h) for h in self.hands],
+            "deck": card_names(reversed(self.deck)),
+            "discards": [card_names(reversed(p)) for p in self.discards],
             "chips": self.chips(),
             "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in self.sequences],
             "exchanged": self.exchanged,
@@ -523,19 +532,19 @@ class SequenceState(State):
         """What ``seat`` may know (None: a spectator): everything but hidden hands and the deck."""
         n = self.game.num_players
         if seat is not None:
-            position_seat_view(seat, n)
+            check_seat(seat, n)
         rows = [[_cell_view(v) for v in self.board[r * 10:r * 10 + 10]] for r in range(10)]
         return {
             "game": "sequence",
             "seat": seat,
             "team": None if seat is None else seat % self.game.teams,
             "teams": self.game.teams,
-            "hand": [] if seat is None else sorted(_names(self.hands[seat])),
+            "hand": [] if seat is None else sorted(card_names(self.hands[seat])),
             "hand_sizes": [len(h) for h in self.hands],
             "stock_size": len(self.deck),
             "board": rows,
             "chips": self.chips(),
-            "discards": [_names(reversed(p)) for p in self.discards],
+            "discards": [card_names(reversed(p)) for p in self.discards],
             "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in self.sequences],
             "scores": self.scores,
             "sequences_needed": self.game.needed,
@@ -556,7 +565,7 @@ class SequenceState(State):
         A pass also shows that the passer held no playable card; the resample does not
         keep that (rare) inference.
         """
-        position_seat_view(seat, self.game.num_players)
+        check_seat(seat, self.game.num_players)
         new = self.clone()
         pool = list(self.deck)
         for other, hand in enumerate(self.hands):
@@ -581,13 +590,6 @@ def _cell_view(v: int) -> str | int | None:
     return "XX" if v == CORNER else v - 1 if v else None
 
 
-def position_seat_view(seat: Any, n: int) -> None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"seat must be None or 0..{n - 1}, not {seat!r}")
-
-
-def _names(cards: Any) -> list[str]:
-    return [CARD_NAMES[c] for c in cards]
 
 
 def parse_action_id(text: str) -> int:

@@ -12,7 +12,15 @@ import random
 from collections import Counter
 from typing import Any
 
-from cardtable.cards import CARD_NAMES, NUM_CARDS, RANKS, card_name, parse_card, sort_key
+from cardtable.cards import (
+    CARD_NAMES,
+    NUM_CARDS,
+    RANKS,
+    card_name,
+    card_names,
+    parse_card,
+    sort_key,
+)
 from cardtable.core import (
     Action,
     Game,
@@ -24,6 +32,7 @@ from cardtable.core import (
     check_card_supply,
     check_choice,
     check_int,
+    check_seat,
     missing_cards,
     new_rng,
     position_cards,
@@ -318,7 +327,7 @@ class ThreeThirteenState(State):
         penalties = []
         for hand in self.hands:
             melds, deadwood, penalty = self.split(hand)
-            shown.append({"melds": [_names(m) for m in melds], "deadwood": _names(deadwood),
+            shown.append({"melds": [card_names(m) for m in melds], "deadwood": card_names(deadwood),
                           "penalty": penalty})
             penalties.append(penalty)
         self.totals = [t + p for t, p in zip(self.totals, penalties, strict=True)]
@@ -381,18 +390,19 @@ class ThreeThirteenState(State):
             "dealer": self.dealer,
             "current": self.current,
             "drawing": self.drawing,
-            "hands": [_names(h) for h in self.hands],
-            "stock": _names(reversed(self.stock)),
-            "discard": _names(reversed(self.discard)),
-            "out_of_play": _names(self.out_of_play),
+            "hands": [card_names(h) for h in self.hands],
+            "stock": card_names(reversed(self.stock)),
+            "discard": card_names(reversed(self.discard)),
+            "out_of_play": card_names(self.out_of_play),
             "scores": list(self.totals),
             "reshuffled": self.reshuffled,
             "went_out": self.went_out,
-            "out_melds": None if self.out_melds is None else [_names(m) for m in self.out_melds],
+            "out_melds": None if self.out_melds is None
+            else [card_names(m) for m in self.out_melds],
             "turns_left": self.turns_left,
-            "taken": [_names(t) for t in self.taken],
-            "reshuffle_pile": _names(self.reshuffle_pile),
-            "drawn": [_names(d) for d in self.drawn],
+            "taken": [card_names(t) for t in self.taken],
+            "reshuffle_pile": card_names(self.reshuffle_pile),
+            "drawn": [card_names(d) for d in self.drawn],
             "last_round": _last_round_copy(self.last_round),
             "round_start": self.round_start,
             "over": self.over,
@@ -417,19 +427,19 @@ class ThreeThirteenState(State):
         """
         n = self.game.num_players
         if seat is not None:
-            position_seat_view(seat, n)
+            check_seat(seat, n)
         shown: list[dict[str, Any] | None] = [None] * n
         if self.went_out is not None and self.out_melds is not None:
-            shown[self.went_out] = {"melds": [_names(m) for m in self.out_melds],
+            shown[self.went_out] = {"melds": [card_names(m) for m in self.out_melds],
                                     "deadwood": []}
         to_act = seat is not None and seat == self.current_player
         return {
             "game": "threethirteen",
             "seat": seat,
-            "hand": [] if seat is None else _names(sorted(self.hands[seat], key=sort_key)),
+            "hand": [] if seat is None else card_names(sorted(self.hands[seat], key=sort_key)),
             "hand_sizes": [len(h) for h in self.hands],
             "stock_size": len(self.stock),
-            "discard": _names(reversed(self.discard)),
+            "discard": card_names(reversed(self.discard)),
             "top_discard": card_name(self.discard[-1]) if self.discard else None,
             "round": self.round,
             "deal_size": deal_size(self.round),
@@ -439,7 +449,7 @@ class ThreeThirteenState(State):
             "phase": "over" if self.over else "draw" if self.drawing else "discard",
             "legal_actions": [str(a) for a in self.legal_actions()] if to_act else [],
             "reshuffled": self.reshuffled,
-            "taken": [_names(t) for t in self.taken],
+            "taken": [card_names(t) for t in self.taken],
             "went_out": self.went_out,
             "melds_shown": shown,
             "last_round": _last_round_copy(self.last_round),
@@ -457,7 +467,7 @@ class ThreeThirteenState(State):
         stock can only hold cards of the old discard pile (which the seat saw) that the
         seat did not draw itself and that are still hidden; it is dealt from those first.
         """
-        position_seat_view(seat, self.game.num_players)
+        check_seat(seat, self.game.num_players)
         new = self.clone()
         others = [s for s in range(self.game.num_players) if s != seat and s != self.went_out]
         hidden: Counter[int] = Counter(self.stock)
@@ -492,7 +502,7 @@ class ThreeThirteenState(State):
                  f"stock {len(self.stock)}"]
         for s, hand in enumerate(self.hands):
             mark = ">" if s == self.current_player else " "
-            lines.append(f"{mark} seat {s}: {' '.join(_names(sorted(hand, key=sort_key)))}")
+            lines.append(f"{mark} seat {s}: {' '.join(card_names(sorted(hand, key=sort_key)))}")
         return "\n".join(lines)
 
 
@@ -580,13 +590,6 @@ def _saved_last_round(value: Any, n: int) -> dict[str, Any] | None:
     return last
 
 
-def position_seat_view(seat: Any, n: int) -> None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"seat must be None or 0..{n - 1}, not {seat!r}")
-
-
-def _names(cards: Any) -> list[str]:
-    return [CARD_NAMES[c] for c in cards]
 
 
 def parse_action_id(text: str) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from cardtable.cards import card_names
 from cardtable.core import Action, State
 from cardtable.threethirteen import arrange
 
@@ -44,8 +45,9 @@ def _value(card: str, face_values: str) -> int:
 
 
 class ThreeThirteenHeuristic:
-    # ISMCTS: play out a stretch of the round, then judge totals plus hands' best penalties
-    rollout_horizon = 40
+    # ISMCTS scores its leaves with ``evaluate`` at once (no playout): the hands' best
+    # penalties are a far sharper signal than random play within a long round
+    rollout_horizon = 0
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         view = state.view(seat)
@@ -84,10 +86,18 @@ class ThreeThirteenHeuristic:
         return 1.0 if best < now else -1.0
 
     def evaluate(self, state: State) -> list[float]:
+        """Totals so far plus what each hand would cost now at its best split (3.7); the
+        hands of a determinization are the bot's own sample, never the true hidden ones."""
         view = state.view(None)
-        totals = list(view["scores"])
-        mean = sum(totals) / len(totals)
-        return [math.tanh((mean - t) / 40.0) for t in totals]
+        options = state.game.options
+        cost = []
+        for total, hand in zip(view["scores"], state.hands, strict=True):  # type: ignore[attr-defined]
+            cost.append(total + _penalty(card_names(hand), view, options))
+        out = []
+        for seat, mine in enumerate(cost):
+            others = [c for s, c in enumerate(cost) if s != seat]
+            out.append(math.tanh((sum(others) / len(others) - mine) / 30.0))
+        return out
 
 
 HEURISTIC = ThreeThirteenHeuristic()

@@ -154,18 +154,23 @@ class CardtableAECEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.agent_selection = agents[(seat + 1) % len(agents)]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any "
-                                  "render mode.")
-            return None
-        text = render_text(self.game_state, self.moves) if self.game_state else "(not reset)"
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_output(self.render_mode, self.game_state, self.moves)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def render_output(render_mode: str | None, state: State | None, moves: int) -> str | None:
+    """What ``render()`` gives: the text in "ansi" mode, printed in "human" mode."""
+    if render_mode is None:
+        gymnasium.logger.warn("You are calling render method without specifying any "
+                              "render mode.")
+        return None
+    text = render_text(state, moves) if state else "(not reset)"
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
 
 
 def render_text(state: State, moves: int) -> str:

@@ -28,7 +28,7 @@ import cardtable
 from cardtable.bots import Bot, make
 from cardtable.core import IllegalActionError, OptionsError, State
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.envs.aec import render_text
+from cardtable.envs.aec import render_output
 from cardtable.envs.encoders import encoder_for
 
 
@@ -118,15 +118,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any "
-                                  "render mode.")
-            return None
-        text = render_text(self.game_state, self.moves) if self.game_state else "(not reset)"
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_output(self.render_mode, self.game_state, self.moves)
 
     def _play_bots(self) -> None:
         state = self.game_state

@@ -86,16 +86,16 @@ class ThreeThirteenHeuristic:
         return 1.0 if best < now else -1.0
 
     def evaluate(self, state: State) -> list[float]:
-        """Totals so far plus what each hand would cost now at its best split (3.7); the
-        hands of a determinization are the bot's own sample, never the true hidden ones."""
+        """Each seat's total plus what its hand would cost now at its best split (3.7),
+        against the others' totals. Only the seat's own hand counts for it: the others'
+        hands are samples of the determinization, and would only add noise."""
         view = state.view(None)
         options = state.game.options
-        cost = []
-        for total, hand in zip(view["scores"], state.hands, strict=True):  # type: ignore[attr-defined]
-            cost.append(total + _penalty(card_names(hand), view, options))
+        totals = view["scores"]
         out = []
-        for seat, mine in enumerate(cost):
-            others = [c for s, c in enumerate(cost) if s != seat]
+        for seat, hand in enumerate(state.hands):  # type: ignore[attr-defined]
+            mine = totals[seat] + _penalty(card_names(hand), view, options)
+            others = [t for s, t in enumerate(totals) if s != seat]
             out.append(math.tanh((sum(others) / len(others) - mine) / 30.0))
         return out
 

@@ -41,7 +41,7 @@ from cardtable.core import (
     take_options,
     unknown_keys,
 )
-from cardtable.threethirteen.melds import UNIT, MeldSolver, solver
+from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
 
 ROUNDS = 11
 PLAYERS = range(2, 9)
@@ -220,27 +220,15 @@ class ThreeThirteenState(State):
 
     def melds_fully(self, cards: list[int]) -> bool:
         """3.6: whether ``cards`` split entirely into melds this round."""
-        wild = self.wild
-        packed = wilds = 0
-        for c in cards:
-            if c % 13 == wild:
-                wilds += 1
-            else:
-                packed += UNIT[c]
-        return self.game.solver.melds_fully(packed, wilds, self.game.all_wild_melds)
+        packed, wilds = pack_hand(cards, self.wild)
+        return self.game.solver.melds_fully(packed, len(wilds), self.game.all_wild_melds)
 
     def split(self, cards: list[int]) -> tuple[list[list[int]], list[int], int]:
         """3.7: a least-penalty split of ``cards`` this round: melds, deadwood, penalty."""
-        wild = self.wild
-        packed = 0
-        wilds = []
-        for c in cards:
-            if c % 13 == wild:
-                wilds.append(c)
-            else:
-                packed += UNIT[c]
+        packed, wilds = pack_hand(cards, self.wild)
         game = self.game
-        return game.solver.split(packed, wilds, game.solver.values[wild], game.all_wild_melds)
+        return game.solver.split(packed, wilds, game.solver.values[self.wild],
+                                 game.all_wild_melds)
 
     # -- legal moves ------------------------------------------------------
 

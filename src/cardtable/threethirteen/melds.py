@@ -723,9 +723,8 @@ def arrange(cards: Iterable[str], round: int, aces: str = "low", all_wild_melds:
     return [list(m) for m in melds], list(deadwood), penalty
 
 
-def _arrange(cards: list[int], round_: int, melder: MeldSolver, all_wild_melds: bool
-             ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
-    wild = round_ + 1  # 3.2: the rank index of the round's wild rank
+def pack_hand(cards: Iterable[int], wild: int) -> tuple[int, list[int]]:
+    """A hand as the solver takes it: its natural cards packed, and its wild cards apart."""
     packed = 0
     wilds = []
     for c in cards:
@@ -733,6 +732,13 @@ def _arrange(cards: list[int], round_: int, melder: MeldSolver, all_wild_melds: 
             wilds.append(c)
         else:
             packed += UNIT[c]
+    return packed, wilds
+
+
+def _arrange(cards: list[int], round_: int, melder: MeldSolver, all_wild_melds: bool
+             ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
+    wild = round_ + 1  # 3.2: the rank index of the round's wild rank
+    packed, wilds = pack_hand(cards, wild)
     if len(cards) - len(wilds) > MAX_OF_A_RANK:
         most, rank = max((sum(c % 13 == r for c in cards), r) for r in range(13) if r != wild)
         if most > MAX_OF_A_RANK:

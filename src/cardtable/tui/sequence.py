@@ -13,7 +13,8 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 
-from cardtable.sequence import BOARD
+from cardtable.sequence import BOARD, parse_cell
+from cardtable.sequence.board import cell_name as board_cell_name
 from cardtable.tui.look import (
     FELT,
     GOLD,
@@ -32,14 +33,16 @@ LABEL = 3  # the row numbers' width
 
 
 def cell_name(row: int, col: int) -> str:
-    return f"{COLUMNS[col]}{row + 1}"
+    """(3, 2) -> ``"c4"``."""
+    return board_cell_name(row * 10 + col)
 
 
 def cell_of(name: str) -> tuple[int, int] | None:
-    """``"c4"`` -> (3, 2); None for words that are not cells."""
-    if len(name) >= 2 and name[0] in COLUMNS and name[1:].isdigit() and 1 <= int(name[1:]) <= 10:
-        return int(name[1:]) - 1, COLUMNS.index(name[0])
-    return None
+    """``"c4"`` -> (3, 2) as (row, column); None for words that are not cells."""
+    try:
+        return divmod(parse_cell(name), 10)
+    except ValueError:
+        return None
 
 
 class SequencePane(GamePane):

@@ -45,6 +45,12 @@ class Heuristic(Protocol):
         """Each seat's prospects in [-1, 1] at a position that is not the end (rollout cut-off)."""
         ...
 
+    # Optional, read with getattr by ISMCTS (cardtable.bots.ismcts):
+    #   rollout_horizon: int -- random playout steps before ``evaluate`` (default: no limit)
+    #   root: str -- "ucb" (default) or "paired"
+    #   playout(state, rng) -> list[float] -- the game's own playout of a determinization,
+    #     each seat's reward in [-1, 1]
+
 
 # game name -> module whose HEURISTIC is the game's Heuristic
 _HEURISTICS = {
@@ -82,7 +88,8 @@ class HeuristicBot:
 
 
 def check_budget(budget: dict[str, Any]) -> dict[str, Any]:
-    allowed = {"iterations", "seconds", "rollout", "exploration", "max_rollout_steps", "prior"}
+    allowed = {"iterations", "seconds", "rollout", "exploration", "max_rollout_steps", "prior",
+               "root"}
     unknown = sorted(set(budget) - allowed)
     if unknown:
         raise OptionsError(

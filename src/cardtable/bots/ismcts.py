@@ -3,9 +3,22 @@
 One tree over the acting seat's information sets: each iteration deals a
 determinization with ``state.resample(seat, rng)``, walks the tree choosing among
 the actions legal in that determinization (UCB1 with availability counts),
-expands one node, plays the rest out (random, or guided by the game's heuristic),
-and backs the result up to every node from the view of the seat that moved into it.
+expands one node, plays the rest out, and backs the result up to every node from
+the view of the seat that moved into it.
 Game-agnostic: it needs only the API of API.md, and never reads a hidden card.
+
+Two things a game's heuristic (``cardtable.bots.base.Heuristic``) may tune:
+
+- the playout: by default the game's own ``playout`` when it has one (a fast policy
+  to a natural end, e.g. the end of a Three Thirteen round, scored there), else random
+  moves for at most its ``rollout_horizon`` steps, then its ``evaluate``;
+- the root: UCB1 chooses which root action each iteration explores, or, with the
+  game's ``root = "paired"``, every determinization is played after *every* root
+  action with the same playout randomness (common random numbers), and the search
+  departs from the heuristic's own move only for a move whose paired advantage is
+  significant (``SIGNIFICANCE`` standard errors). Games whose outcome hangs on long
+  chains of chance (the stock in rummy) need the pairing: unpaired, the noise of one
+  playout dwarfs the difference between two discards.
 """
 
 from __future__ import annotations
@@ -17,6 +30,14 @@ from dataclasses import dataclass
 
 from cardtable.bots.base import Heuristic, HeuristicBot, heuristic_for
 from cardtable.core import Action, OptionsError, State
+
+ROLLOUTS = ("game", "random", "heuristic")
+ROOTS = ("ucb", "paired")
+#: how many standard errors a paired advantage needs before the search leaves the
+#: heuristic's move ("paired" root)
+SIGNIFICANCE = 2.0
+#: the "paired" root weighs the heuristic's best few moves only
+PAIRED_WIDTH = 5
 
 
 class Node:
@@ -44,9 +65,9 @@ class ISMCTSBot:
     """ISMCTS with a budget in ``iterations`` or ``seconds`` per move."""
 
     def __init__(self, seed: int | None = None, iterations: int | None = None,
-                 seconds: float | None = None, rollout: str = "random",
+                 seconds: float | None = None, rollout: str = "game",
                  exploration: float = 0.7, max_rollout_steps: int | None = None,
-                 prior: float = 1.0) -> None:
+                 prior: float = 1.0, root: str | None = None) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (isinstance(iterations, bool)
@@ -55,8 +76,10 @@ class ISMCTSBot:
         if seconds is not None and (isinstance(seconds, bool)
                                     or not isinstance(seconds, int | float) or seconds <= 0):
             raise OptionsError(f"seconds must be a positive number, not {seconds!r}")
-        if rollout not in ("random", "heuristic"):
-            raise OptionsError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise OptionsError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        if root is not None and root not in ROOTS:
+            raise OptionsError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
         self.seed = seed
         self.iterations = iterations
         self.seconds = seconds
@@ -64,6 +87,7 @@ class ISMCTSBot:
         self.exploration = exploration
         self.max_rollout_steps = max_rollout_steps
         self.prior = prior
+        self.root = root
         self.reset()
 
     def reset(self) -> None:
@@ -71,33 +95,107 @@ class ISMCTSBot:
         self._guide = HeuristicBot(seed=None if self.seed is None else self.seed + 1)
 
     def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:  # a forced move: nothing to think about
+            return legal[0]
         return self.search(state).action
 
     def search(self, state: State) -> SearchResult:
         seat = state.current_player
         if seat is None:
             raise OptionsError("the game is over: there is no move to choose")
-        legal = state.legal_actions()
         heuristic = _heuristic_or_none(state.game.name)
-        horizon: int = (self.max_rollout_steps if self.max_rollout_steps is not None
-                        else getattr(heuristic, "rollout_horizon", 10_000))
+        root_mode = self.root or getattr(heuristic, "root", "ucb")
+        if root_mode == "paired":
+            return self._search_paired(state, seat, heuristic)
+        legal = state.legal_actions()
         root = Node(seat)
         rng = self.rng
         bias = self._root_bias(state, seat, heuristic)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = self._deadline()
         done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
-                break
-            self._iterate(state.resample(seat, rng), root, horizon, heuristic, bias)
+        while not self._spent(done, deadline):
+            det = state.resample(seat, rng)
+            path = self._select(det, root, bias)
+            self._backup(path, self._playout(det, heuristic, rng))
             done += 1
         by_id = {a.id: a for a in legal}
         visited = [(child.visits, aid) for aid, child in root.children.items() if aid in by_id]
         if not visited:
             return SearchResult(rng.choice(legal), 0.5, done, {})
         _, best = max(visited)
+        return self._result(root, by_id, best, done)
+
+    def _search_paired(self, state: State, seat: int, heuristic: Heuristic | None
+                       ) -> SearchResult:
+        """The "paired" root (module docstring): every root action on every determinization."""
+        candidates = state.legal_actions()
+        by_id = {a.id: a for a in candidates}
+        favourite = None
+        if heuristic is not None:
+            ranked = sorted(heuristic.scores(state, seat), key=_score, reverse=True)
+            favourite = ranked[0][1].id
+            candidates = [a for _, a in ranked[:PAIRED_WIDTH]]
+        wanted = {a.id for a in candidates}
+        root = Node(seat)
+        rng = self.rng
+        # per root action: determinizations seen with the favourite, sum and sum of squares
+        # of its advantage over the favourite
+        paired: dict[int, list[float]] = {a.id: [0, 0.0, 0.0] for a in candidates}
+        deadline = self._deadline()
+        done = 0
+        while not self._spent(done, deadline):
+            det = state.resample(seat, rng)
+            seed = rng.getrandbits(64)
+            values = {}
+            for action in det.legal_actions():
+                if action.id not in wanted:
+                    continue
+                branch = det.clone()
+                branch.apply(action)
+                child = root.children.get(action.id)
+                if child is None:
+                    child = root.children[action.id] = Node(seat)
+                path = [child, *self._select(branch, child, {})]
+                rewards = self._playout(branch, heuristic, random.Random(seed))
+                self._backup(path, rewards)
+                values[action.id] = rewards[seat]
+                done += 1
+            base = values.get(favourite)  # type: ignore[arg-type]
+            if base is not None:
+                for aid, value in values.items():
+                    stats = paired[aid]
+                    stats[0] += 1
+                    stats[1] += value - base
+                    stats[2] += (value - base) ** 2
+        best, best_gain = favourite, 0.0
+        for aid, (n, total, squares) in paired.items():
+            if n < 2:
+                continue
+            gain = total / n
+            spread = math.sqrt(max(squares / n - gain * gain, 0.0) / (n - 1))
+            if gain > best_gain and gain > SIGNIFICANCE * spread:
+                best, best_gain = aid, gain
+        if best is None:  # no heuristic: the best mean
+            visited = [(ch.total / ch.visits, aid) for aid, ch in root.children.items()
+                       if aid in by_id]
+            if not visited:
+                return SearchResult(rng.choice(candidates), 0.5, done, {})
+            best = max(visited)[1]
+        if best not in root.children:  # the budget ran out before one determinization
+            return SearchResult(by_id[best], 0.5, done, {})
+        return self._result(root, by_id, best, done)
+
+    def _deadline(self) -> float | None:
+        return None if self.seconds is None else time.perf_counter() + self.seconds
+
+    def _spent(self, done: int, deadline: float | None) -> bool:
+        if self.iterations is not None and done >= self.iterations:
+            return True
+        return deadline is not None and time.perf_counter() >= deadline
+
+    @staticmethod
+    def _result(root: Node, by_id: dict[int, Action], best: int, done: int) -> SearchResult:
         child = root.children[best]
         return SearchResult(
             by_id[best], child.total / child.visits, done,
@@ -113,13 +211,13 @@ class ISMCTSBot:
         ranked = sorted({score for score, _ in scored}, reverse=True)
         return {a.id: self.prior / (1 + ranked.index(score)) for score, a in scored}
 
-    def _iterate(self, det: State, root: Node, horizon: int, heuristic: Heuristic | None,
-                 bias: dict[int, float]) -> None:
+    def _select(self, det: State, node: Node, bias: dict[int, float]) -> list[Node]:
+        """Walk down from ``node`` by UCB1 over the actions legal in ``det`` (playing them on
+        it), expand one node; the nodes entered, in order."""
         rng = self.rng
         c = self.exploration
-        node = root
+        root = node
         path = []
-        # selection and expansion
         while not det.is_terminal:
             legal = det.legal_actions()
             children = node.children
@@ -150,9 +248,22 @@ class ISMCTSBot:
             det.apply(best)
             node = children[best.id]
             path.append(node)
-        # rollout
-        steps = 0
+        return path
+
+    def _playout(self, det: State, heuristic: Heuristic | None,
+                 rng: random.Random) -> list[float]:
+        """Play ``det`` on (module docstring); each seat's reward in [-1, 1]."""
+        if det.is_terminal:
+            return det.returns()
+        if heuristic is not None and self.rollout == "game":
+            playout = getattr(heuristic, "playout", None)
+            if playout is not None:
+                rewards: list[float] = playout(det, rng)
+                return rewards
+        horizon: int = (self.max_rollout_steps if self.max_rollout_steps is not None
+                        else getattr(heuristic, "rollout_horizon", 10_000))
         guide = self._guide if self.rollout == "heuristic" and heuristic is not None else None
+        steps = 0
         while not det.is_terminal and steps < horizon:
             if guide is not None:
                 det.apply(guide.choose(det))
@@ -160,14 +271,20 @@ class ISMCTSBot:
                 det.apply(rng.choice(det.legal_actions()))
             steps += 1
         if det.is_terminal:
-            rewards = det.returns()
-        elif heuristic is not None:
-            rewards = heuristic.evaluate(det)
-        else:
-            rewards = [0.0] * det.game.num_players
+            return det.returns()
+        if heuristic is not None:
+            return heuristic.evaluate(det)
+        return [0.0] * det.game.num_players
+
+    @staticmethod
+    def _backup(path: list[Node], rewards: list[float]) -> None:
         for n in path:
             n.visits += 1
             n.total += (rewards[n.player] + 1.0) / 2.0
+
+
+def _score(scored: tuple[float, Action]) -> float:
+    return scored[0]
 
 
 def _heuristic_or_none(game_name: str) -> Heuristic | None:

@@ -6,16 +6,23 @@
 - Discard: the card whose removal leaves the least penalty; among equals, keep
   wild cards and cards close to melds (pairs, suit neighbours) and shed the
   highest deadwood.
+
+For ISMCTS (``cardtable.bots.ismcts``) it also gives a fast playout, the same
+strategy with one meld search a move, played to the end of the round and scored
+by the match standing; and it asks for the "paired" root, since one round's
+stock decides more than any single discard.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
-from cardtable.cards import card_names
 from cardtable.core import Action, State
 from cardtable.threethirteen import arrange
+from cardtable.threethirteen.game import ACTIONS, DISCARD, DRAW, ROUNDS, TAKE, ThreeThirteenState
+from cardtable.threethirteen.melds import UNIT, pack_hand
 
 RANKS = "A23456789TJQK"
 
@@ -45,9 +52,13 @@ def _value(card: str, face_values: str) -> int:
 
 
 class ThreeThirteenHeuristic:
-    # ISMCTS scores its leaves with ``evaluate`` at once (no playout): the hands' best
-    # penalties are a far sharper signal than random play within a long round
+    # ISMCTS: every root move on the same determinizations, then the ``playout`` below
+    root = "paired"
+    # a random playout (``rollout="random"``) stops at once for ``evaluate``: the hands'
+    # best penalties are a far sharper signal than random play within a long round
     rollout_horizon = 0
+    #: the spread of one round's penalty difference between two seats, for ``standing``
+    ROUND_SPREAD = 12.0
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         view = state.view(seat)
@@ -85,18 +96,90 @@ class ThreeThirteenHeuristic:
                    for i in range(len(with_top)) if with_top[i] != top)
         return 1.0 if best < now else -1.0
 
-    def evaluate(self, state: State) -> list[float]:
-        """Each seat's total plus what its hand would cost now at its best split (3.7),
-        against the others' totals. Only the seat's own hand counts for it: the others'
-        hands are samples of the determinization, and would only add noise."""
-        view = state.view(None)
-        options = state.game.options
-        totals = view["scores"]
+    def evaluate(self, state: ThreeThirteenState) -> list[float]:
+        """Mid-round: each seat's total plus what its hand would cost now at its best
+        split (3.7), against the others' totals. A seat holding its drawn card is judged
+        after discarding its highest deadwood, so hands compare at the same phase of a
+        turn. Only the seat's own hand counts for it: the others' hands are samples of
+        the determinization, and would only add noise."""
+        totals = state.totals
+        values = state.game.solver.values
         out = []
-        for seat, hand in enumerate(state.hands):  # type: ignore[attr-defined]
-            mine = totals[seat] + _penalty(card_names(hand), view, options)
+        for seat, hand in enumerate(state.hands):
+            _, deadwood, penalty = state.split(hand)
+            if seat == state.current and not state.drawing:
+                naturals = [values[c % 13] for c in deadwood
+                            if c % 13 != state.wild]
+                penalty = penalty - max(naturals) if naturals else 0
+            mine = totals[seat] + penalty
             others = [t for s, t in enumerate(totals) if s != seat]
             out.append(math.tanh((sum(others) / len(others) - mine) / 30.0))
+        return out
+
+    def playout(self, state: ThreeThirteenState, rng: random.Random) -> list[float]:
+        """Play the round out with the fast strategy; each seat's prospects at its end.
+
+        Draw: take the top discard when it is wild or melds in the hand's best split
+        (or the stock is empty). Discard: the highest natural deadwood card of the best
+        split (one at random among equals), or when none is left, a card whose removal
+        leaves melds only.
+        """
+        melder = state.game.solver
+        values = melder.values
+        all_wild = state.game.all_wild_melds
+        start = state.round
+        # per seat, the penalty of its hand since its last discard (its highest deadwood
+        # card left a best split of the rest: exactly the old penalty less that card)
+        known: dict[int, int] = {}
+        while not state.over and state.round == start:
+            seat = state.current
+            hand = state.hands[seat]
+            wild = state.wild
+            if state.drawing:
+                take = not state.stock
+                pile = state.discard
+                if not take and pile:
+                    top = pile[-1]
+                    if top % 13 == wild:
+                        take = True
+                    else:
+                        packed, wilds = pack_hand(hand, wild)
+                        w = len(wilds)
+                        now = known.get(seat)
+                        if now is None:
+                            now = melder.penalty(packed, w, values[wild], all_wild)
+                        take = (melder.penalty(packed + UNIT[top], w, values[wild], all_wild)
+                                < now + values[top % 13])
+                state.apply(ACTIONS[TAKE if take else DRAW])
+                continue
+            _, deadwood, penalty = state.split(hand)
+            naturals = [c for c in deadwood if c % 13 != wild]
+            if naturals:
+                high = max(values[c % 13] for c in naturals)
+                choices = [c for c in naturals if values[c % 13] == high]
+                known[seat] = penalty - high
+            else:
+                fits = state.melds_fully
+                choices = [c for i, c in enumerate(hand) if fits(hand[:i] + hand[i + 1:])] or hand
+                known.pop(seat, None)
+            state.apply(ACTIONS[DISCARD + choices[rng.randrange(len(choices))]])
+        return self.standing(state)
+
+    def standing(self, state: ThreeThirteenState) -> list[float]:
+        """Each seat's prospects from the totals alone (a round just ended): its lead
+        over the others' mean, as a chance of winning the rounds left (each round's
+        difference spread ``ROUND_SPREAD``), blended with a plain margin so that a
+        lost or won cause still prefers the better score."""
+        if state.is_terminal:
+            return state.returns()
+        totals = state.totals
+        left = ROUNDS - state.round + 1
+        spread = self.ROUND_SPREAD * math.sqrt(2 * left)
+        out = []
+        for seat, mine in enumerate(totals):
+            others = [t for s, t in enumerate(totals) if s != seat]
+            lead = sum(others) / len(others) - mine
+            out.append(0.7 * math.erf(lead / spread) + 0.3 * math.tanh(lead / 30.0))
         return out
 
 

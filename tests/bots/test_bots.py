@@ -93,6 +93,7 @@ def test_reset_restarts_the_bot() -> None:
     ("ismcts", {"seconds": -1}, "positive number"),
     ("ismcts", {"depth": 3}, "unknown bot setting"),
     ("ismcts", {"rollout": "smart"}, "rollout must be"),
+    ("ismcts", {"root": "wide"}, "root must be"),
 ])
 def test_bad_bot_settings(kind: str, budget: dict[str, object], message: str) -> None:
     with pytest.raises(OptionsError, match=message):

@@ -203,6 +203,10 @@ if __name__ == "__main__":
               show_default=True,
               help="ISMCTS playout policy: the game's own fast playout where it has one "
                    "(Three Thirteen) else random moves; random; or the full heuristic bot.")
+@click.option("--root", type=click.Choice(["game", "ucb", "paired"]), default="game",
+              show_default=True,
+              help="ISMCTS root: UCB1, or every determinization after each of the heuristic's "
+                   "best moves (paired); game: the game's choice (paired in Three Thirteen).")
 @click.option("--max-actions", type=click.IntRange(min=1),
               help="Stop a game after this many actions and count it as a draw.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
@@ -210,7 +214,7 @@ if __name__ == "__main__":
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV.")
 def arena(game_name: str, bots: str, players: int | None, count: int, seed: int, workers: int,
-          iterations: int | None, seconds: float | None, rollout: str,
+          iterations: int | None, seconds: float | None, rollout: str, root: str,
           max_actions: int | None, options: tuple[str, ...], as_json: bool,
           as_csv: bool) -> None:
     """Match bots against each other on GAME and rank them.
@@ -227,6 +231,8 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
 
     game = make_game(game_name, players, options)
     budget: dict[str, Any] = {"rollout": rollout}
+    if root != "game":
+        budget["root"] = root
     if iterations is not None:
         budget["iterations"] = iterations
     if seconds is not None:

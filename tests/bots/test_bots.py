@@ -173,3 +173,13 @@ def test_arena_csv_and_mistakes() -> None:
     assert result.exit_code == 0 and result.stdout.startswith("bot,games,wins")
     bad = CliRunner().invoke(main, ["arena", "sequence", "--bots", "heuristic"])
     assert bad.exit_code == 2 and "at least two bots" in bad.output
+
+
+@pytest.mark.parametrize("root", ["ucb", "paired"])
+def test_arena_passes_the_search_settings(root: str) -> None:
+    args = ["arena", "sequence", "--bots", "ismcts,random", "--iterations", "10", "--games", "2",
+            "--seed", "1", "--max-actions", "40", "--root", root, "--rollout", "random", "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["budget"] == {"rollout": "random", "root": root,
+                                                   "iterations": 10}

@@ -12,6 +12,7 @@ import cardtable
 from cardtable import OptionsError
 from cardtable.bots import KINDS, hint, make
 from cardtable.bots.arena import outcome, plan, run, standings, wilson_interval
+from cardtable.bots.sequence import HEURISTIC
 from cardtable.cli import main
 
 BUDGET = {"iterations": 30}
@@ -124,6 +125,19 @@ def test_heuristic_blocks_a_four() -> None:
                               ["QC", "8C", "7C", "6C", "5D", "6D", "8D"]],
                        chips={"b2": 1, "c2": 1, "d2": 1, "e2": 1}, current=0, seed=1)
     assert str(make("heuristic", seed=1).choose(state)) == "AH f2"
+
+
+def test_heuristic_knows_a_line_cannot_reuse_a_sequence() -> None:
+    # b2-f2 is a sequence: g2 would make c2-g2 five in a row, but sharing four cells with
+    # it, never a second sequence (RULES 2.5); j2 needs i2 too, but may become one
+    game = cardtable.new_game("sequence")
+    cells = ["b2", "c2", "d2", "e2", "f2"]
+    state = game.setup(hands=[["KH", "2D", "3D", "4D", "5D", "6D", "7D"],
+                              ["QC", "8C", "7C", "6C", "5D", "6D", "8D"]],
+                       chips=dict.fromkeys(cells, 0), sequences=[[0, cells]], current=0, seed=1)
+    scores = {str(a): v for v, a in HEURISTIC.scores(state, 0)}
+    assert scores["KH g2"] < 100
+    assert str(make("heuristic", seed=1).choose(state)) != "KH g2"
 
 
 # ---------------------------------------------------------------- the arena

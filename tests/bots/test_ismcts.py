@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import cardtable
 from cardtable.bots import ISMCTSBot, ismcts
+from cardtable.bots.sequence import HEURISTIC as SEQUENCE_HEURISTIC
 from cardtable.bots.threethirteen import HEURISTIC, ThreeThirteenHeuristic
 from cardtable.cards import card_names
 from cardtable.core import Action, State
@@ -76,6 +77,16 @@ def test_playout_plays_to_the_end_of_the_round() -> None:
             assert values == state.returns()
 
 
+def test_playout_can_stop_after_a_few_discards(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ThreeThirteenHeuristic, "PLAYOUT_DISCARDS", 3)
+    state = GAME.setup(round=9, seed=2)
+    before = len(state.history)
+    values = HEURISTIC.playout(state, random.Random(1))
+    discards = [a for _, a in state.history[before:] if str(a).startswith("discard")]
+    assert len(discards) == 3 and state.round == 9 and state.drawing
+    assert values[0] == -values[1]  # the hands scored as they stand, as if the round ended
+
+
 def test_standing_favours_the_lower_total() -> None:
     state = GAME.setup(round=4, scores=[10, 30], seed=1)
     mine, theirs = HEURISTIC.standing(state)
@@ -102,3 +113,20 @@ def test_shedding_the_highest_deadwood_lowers_the_penalty_by_its_value(
     rest = list(cards)
     rest.remove(high)
     assert state.split(rest)[2] == penalty - values[high % 13], card_names(cards)
+
+
+# ---------------------------------------------------------------- Sequence
+
+SEQUENCE = cardtable.new_game("sequence")
+
+
+def test_sequence_search_completes_a_sequence_at_once() -> None:
+    # an open four the mover can fill is worth less than the sequence made: otherwise the
+    # search would put it off, to a turn after the opponent's (who may block it)
+    state = SEQUENCE.setup(hands=[["AH", "2D", "3D", "4D", "5D", "6D", "7D"],
+                                  ["QC", "8C", "7C", "6C", "5D", "6D", "8D"]],
+                           chips={"b2": 0, "c2": 0, "d2": 0, "e2": 0}, current=0, seed=1)
+    made = state.clone()
+    made.apply("AH f2")
+    assert SEQUENCE_HEURISTIC.evaluate(state)[0] < SEQUENCE_HEURISTIC.evaluate(made)[0]
+    assert str(ISMCTSBot(seed=1, iterations=300).choose(state)) == "AH f2"

@@ -20,7 +20,15 @@ from cardtable.sequence.board import (
     WINDOWS_THROUGH,
     parse_cell,
 )
-from cardtable.sequence.game import CORNER, SequenceState
+from cardtable.sequence.game import (
+    CORNER,
+    DEAD,
+    DECODE,
+    ONE_EYED_JACK,
+    PASS,
+    TWO_EYED_JACK,
+    SequenceState,
+)
 
 # value of adding a chip to a window already holding n of the team's chips
 BUILD = (1.0, 3.0, 12.0, 60.0, 1000.0)
@@ -32,30 +40,78 @@ ONE_EYED_COST = 45.0
 # evaluate(): a window held by one team alone with n chips (corners included)
 POTENTIAL = (0.0, 0.5, 2.0, 8.0, 30.0, 0.0)
 SEQUENCE_VALUE = 120.0
+# a sequence the seat to move can complete at once, as a share of one made
+THREAT_SHARE = 0.75
 JACK_VALUE = {parse_card("JD"): 12.0, parse_card("JC"): 12.0, parse_card("JS"): 8.0,
               parse_card("JH"): 8.0}
 EVAL_SCALE = 60.0
 WINDOW_LIST = sorted(ALL_WINDOWS)
 
 
-def _windows(board: list[Any], cell: int, team: int) -> list[tuple[int, int, set[int], int]]:
-    """For each window through ``cell``: the team's chips, free corners, the other teams
-    in it and how many chips they have there."""
-    out = []
+#: each team's sequences by its chip (team + 1), as sets of cells
+Made = dict[int, list[frozenset[int]]]
+
+
+def _spent(made: list[frozenset[int]] | None, window: tuple[int, ...]) -> bool:
+    """Whether ``window`` shares more than one cell with one of a team's sequences, so that
+    it can never be another of them (RULES 2.5)."""
+    if not made:
+        return False
+    return any(len(seq.intersection(window)) > 1 for seq in made)
+
+
+def _placement_value(board: Any, cell: int, chip: int, made: Made) -> float:
+    """What a chip of ``chip`` on ``cell`` adds to the team's windows and blocks of others'."""
+    value = 0.0
     for window in WINDOWS_THROUGH[cell]:
         mine = corners = opp = 0
-        others: set[int] = set()
+        other = -1
         for c in window:
             v = board[c]
-            if v == team:
+            if v == chip:
                 mine += 1
-            elif v == "XX":
+            elif v == CORNER:
                 corners += 1
-            elif v is not None:
-                others.add(v)
+            elif v:
                 opp += 1
-        out.append((mine, corners, others, opp))
-    return out
+                other = v if other in (-1, v) else 0
+        if not opp:
+            if not _spent(made.get(chip), window):
+                value += BUILD[min(mine + corners, 4)]
+        elif other > 0 and not mine and not _spent(made.get(other), window):
+            value += BLOCK[min(opp + corners, 4)]
+    return value
+
+
+def _removal_value(board: Any, cell: int, made: Made) -> float:
+    """What taking the chip off ``cell`` undoes of its owner's windows."""
+    owner = board[cell]
+    value = 0.0
+    for window in WINDOWS_THROUGH[cell]:
+        theirs = 0
+        for c in window:
+            v = board[c]
+            if v in (owner, CORNER):
+                theirs += 1
+            elif v:
+                break
+        else:
+            if not _spent(made.get(owner), window):
+                value += BLOCK[min(theirs, 4)]
+    return value
+
+
+def _made(sequences: list[tuple[int, Any]]) -> Made:
+    made: Made = {}
+    for team, cells in sequences:
+        made.setdefault(team + 1, []).append(frozenset(cells))
+    return made
+
+
+def _chips(view: dict[str, Any]) -> list[int]:
+    """The view's board in the engine's coding: 0 empty, ``CORNER``, team + 1 for a chip."""
+    return [0 if v is None else CORNER if v == "XX" else v + 1
+            for row in view["board"] for v in row]
 
 
 class SequenceHeuristic:
@@ -65,55 +121,35 @@ class SequenceHeuristic:
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         view = state.view(seat)
-        team = view["team"]
-        board = [v for row in view["board"] for v in row]
+        board = _chips(view)
+        chip = view["team"] + 1
+        made = _made([(team, [parse_cell(c) for c in cells])
+                      for team, cells in view["sequences"]])
         out = []
         for action in state.legal_actions():
-            words = str(action).split()
-            if words[0] == "dead":
-                out.append((10_000.0, action))  # a free exchange is never worse
-                continue
-            if words[0] == "pass":
-                out.append((0.0, action))
-                continue
-            cell = parse_cell(words[1])
-            card = words[0]
-            if card in ("JS", "JH"):
-                out.append((self._removal_value(board, cell, team) - ONE_EYED_COST, action))
-                continue
-            value = self._placement_value(board, cell, team)
-            if card in ("JD", "JC") and value < BLOCK[4]:
-                value -= TWO_EYED_COST
+            aid = action.id
+            if aid == PASS:
+                value = 0.0
+            elif aid >= DEAD:
+                value = 10_000.0  # a free exchange is never worse
+            elif aid >= ONE_EYED_JACK:
+                value = _removal_value(board, DECODE[aid][1], made) - ONE_EYED_COST
+            else:
+                value = _placement_value(board, DECODE[aid][1], chip, made)
+                if aid >= TWO_EYED_JACK and value < BLOCK[4]:
+                    value -= TWO_EYED_COST
             out.append((value, action))
         return out
 
-    @staticmethod
-    def _placement_value(board: list[Any], cell: int, team: int) -> float:
-        value = 0.0
-        for mine, corners, others, opp in _windows(board, cell, team):
-            if not others:
-                value += BUILD[min(mine + corners, 4)]
-            elif len(others) == 1 and not mine:
-                value += BLOCK[min(opp + corners, 4)]
-        return value
-
-    @staticmethod
-    def _removal_value(board: list[Any], cell: int, team: int) -> float:
-        """What taking the opponent's chip off ``cell`` undoes of its windows."""
-        owner = board[cell]
-        value = 0.0
-        for window in WINDOWS_THROUGH[cell]:
-            theirs = sum(1 for c in window if board[c] == owner or board[c] == "XX")
-            if all(board[c] in (owner, "XX") or board[c] is None for c in window):
-                value += BLOCK[min(theirs, 4)]
-        return value
-
     def evaluate(self, state: State) -> list[float]:
         """Board potential: every window one team alone can still complete is worth more the
-        fuller it is; completed sequences and jacks in hand add to it (RULES 2.5, 2.4.2)."""
+        fuller it is; completed sequences and jacks in hand add to it (RULES 2.5, 2.4.2).
+        A window sharing more than one cell with a sequence of the team that holds it can
+        never become another of its sequences (2.5), so it is worth nothing."""
         assert isinstance(state, SequenceState)
         teams = state.game.teams
         board = state.board
+        made = _made(state.sequences)
         potential = [0.0] * teams
         open_fours: list[list[int]] = [[] for _ in range(teams)]
         for window in WINDOW_LIST:
@@ -134,6 +170,8 @@ class SequenceHeuristic:
                     owner = 0  # two teams: nobody can complete it
                     break
             if owner > 0:
+                if _spent(made.get(owner), window):
+                    continue
                 potential[owner - 1] += POTENTIAL[count]
                 if count == 4:
                     open_fours[owner - 1].append(gap)
@@ -144,13 +182,17 @@ class SequenceHeuristic:
                 if card in JACK_VALUE:
                     potential[seat % teams] += JACK_VALUE[card]
         # the seat to move completes an open four when it holds that cell's card or a
-        # two-eyed jack: count that sequence as good as made
+        # two-eyed jack: count that sequence as nearly made, in place of its open fours
+        # (which the sequence would end), but clearly less than made, or a search would
+        # put off completing it
         mover = state.current_player
         if mover is not None:
             hand = state.hands[mover]
+            fours = open_fours[mover % teams]
             if any(CELL_CARD[gap] in hand or TWO_EYED[0] in hand or TWO_EYED[1] in hand
-                   for gap in open_fours[mover % teams]):
-                potential[mover % teams] += 0.9 * SEQUENCE_VALUE
+                   for gap in fours):
+                potential[mover % teams] += (THREAT_SHARE * SEQUENCE_VALUE
+                                             - POTENTIAL[4] * len(fours))
         out = []
         for seat in range(state.game.num_players):
             mine = potential[seat % teams]

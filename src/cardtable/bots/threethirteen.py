@@ -59,6 +59,9 @@ class ThreeThirteenHeuristic:
     rollout_horizon = 0
     #: the spread of one round's penalty difference between two seats, for ``standing``
     ROUND_SPREAD = 12.0
+    #: the playout stops after this many discards, scoring the hands as they stand
+    #: (None: at the end of the round)
+    PLAYOUT_DISCARDS: int | None = None
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         view = state.view(seat)
@@ -131,7 +134,10 @@ class ThreeThirteenHeuristic:
         # per seat, the penalty of its hand since its last discard (its highest deadwood
         # card left a best split of the rest: exactly the old penalty less that card)
         known: dict[int, int] = {}
+        discards = self.PLAYOUT_DISCARDS
         while not state.over and state.round == start:
+            if discards is not None and discards <= 0:
+                return self.standing(state, [state.split(h)[2] for h in state.hands])
             seat = state.current
             hand = state.hands[seat]
             wild = state.wild
@@ -163,9 +169,12 @@ class ThreeThirteenHeuristic:
                 choices = [c for i, c in enumerate(hand) if fits(hand[:i] + hand[i + 1:])] or hand
                 known.pop(seat, None)
             state.apply(ACTIONS[DISCARD + choices[rng.randrange(len(choices))]])
+            if discards is not None:
+                discards -= 1
         return self.standing(state)
 
-    def standing(self, state: ThreeThirteenState) -> list[float]:
+    def standing(self, state: ThreeThirteenState,
+                 penalties: list[int] | None = None) -> list[float]:
         """Each seat's prospects from the totals alone (a round just ended): its lead
         over the others' mean, as a chance of winning the rounds left (each round's
         difference spread ``ROUND_SPREAD``), blended with a plain margin so that a
@@ -173,6 +182,8 @@ class ThreeThirteenHeuristic:
         if state.is_terminal:
             return state.returns()
         totals = state.totals
+        if penalties is not None:
+            totals = [t + p for t, p in zip(totals, penalties, strict=True)]
         left = ROUNDS - state.round + 1
         spread = self.ROUND_SPREAD * math.sqrt(2 * left)
         out = []

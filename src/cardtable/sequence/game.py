@@ -86,7 +86,7 @@ def _action_table() -> tuple[Action, ...]:
 
 ACTIONS = _action_table()
 # decoded actions: id -> (card, cell); cell -1 for dead-card exchanges and pass
-_DECODE: tuple[tuple[int, int], ...] = tuple(
+DECODE: tuple[tuple[int, int], ...] = tuple(
     (parse_card(a.notation.split()[-1]), -1) if a.id >= DEAD and a.id < PASS
     else (-1, -1) if a.id == PASS
     else (parse_card(a.notation.split()[0]), parse_cell(a.notation.split()[1]))
@@ -379,7 +379,7 @@ class SequenceState(State):
 
     def _why_illegal(self, action: Action) -> str:
         seat = self.current
-        card, cell = _DECODE[action.id]
+        card, cell = DECODE[action.id]
         if action.id == PASS:
             return "pass: you may pass only when you have no legal play"
         if card not in self.hands[seat]:
@@ -409,7 +409,7 @@ class SequenceState(State):
             # ruling 2.4: every player passing in turn ends the game in a draw
             self._end_turn(draw_game=self.passes >= self.game.num_players)
             return
-        card, cell = _DECODE[aid]
+        card, cell = DECODE[aid]
         self.hands[seat].remove(card)
         self.discards[seat].append(card)
         if aid >= DEAD:

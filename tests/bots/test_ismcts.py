@@ -66,7 +66,8 @@ def test_ucb_root_can_still_be_asked_for() -> None:
     assert len(result.visits) == 4  # UCB tries every root action
 
 
-def test_playout_plays_to_the_end_of_the_round() -> None:
+def test_playout_can_play_to_the_end_of_the_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ThreeThirteenHeuristic, "PLAYOUT_TURNS", None)
     rng = random.Random(4)
     for r in (1, 6, 11):
         state = GAME.setup(round=r, seed=r)
@@ -77,13 +78,12 @@ def test_playout_plays_to_the_end_of_the_round() -> None:
             assert values == state.returns()
 
 
-def test_playout_can_stop_after_a_few_discards(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ThreeThirteenHeuristic, "PLAYOUT_DISCARDS", 3)
+def test_playout_stops_after_two_turns_a_seat() -> None:
     state = GAME.setup(round=9, seed=2)
     before = len(state.history)
     values = HEURISTIC.playout(state, random.Random(1))
     discards = [a for _, a in state.history[before:] if str(a).startswith("discard")]
-    assert len(discards) == 3 and state.round == 9 and state.drawing
+    assert len(discards) == 2 * 2 and state.round == 9 and state.drawing
     assert values[0] == -values[1]  # the hands scored as they stand, as if the round ended
 
 

@@ -8,9 +8,10 @@
   highest deadwood.
 
 For ISMCTS (``cardtable.bots.ismcts``) it also gives a fast playout, the same
-strategy with one meld search a move, played to the end of the round and scored
-by the match standing; and it asks for the "paired" root, since one round's
-stock decides more than any single discard.
+strategy with one meld search a move, played for two turns a seat (or to the end
+of the round) and scored by the match standing with the hands as they stand; and
+it asks for the "paired" root, since the stock decides more than any single
+discard.
 """
 
 from __future__ import annotations
@@ -59,9 +60,12 @@ class ThreeThirteenHeuristic:
     rollout_horizon = 0
     #: the spread of one round's penalty difference between two seats, for ``standing``
     ROUND_SPREAD = 12.0
-    #: the playout stops after this many discards, scoring the hands as they stand
-    #: (None: at the end of the round)
-    PLAYOUT_DISCARDS: int | None = None
+    #: the playout stops after each seat has played this many turns, and scores the hands
+    #: as they stand (None: at the end of the round). Two turns measured 1.0 +- 0.55
+    #: points a round better than whole rounds (176 rounds at 0.25 s a move): they
+    #: weigh what the next draws bring and what the opponent takes, without the noise
+    #: of the rest of the round's stock.
+    PLAYOUT_TURNS: int | None = 2
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         view = state.view(seat)
@@ -120,7 +124,8 @@ class ThreeThirteenHeuristic:
         return out
 
     def playout(self, state: ThreeThirteenState, rng: random.Random) -> list[float]:
-        """Play the round out with the fast strategy; each seat's prospects at its end.
+        """Play on with the fast strategy for ``PLAYOUT_TURNS`` turns a seat or to the end of
+        the round; each seat's prospects there (``standing``, the hands scored as they stand).
 
         Draw: take the top discard when it is wild or melds in the hand's best split
         (or the stock is empty). Discard: the highest natural deadwood card of the best
@@ -134,7 +139,8 @@ class ThreeThirteenHeuristic:
         # per seat, the penalty of its hand since its last discard (its highest deadwood
         # card left a best split of the rest: exactly the old penalty less that card)
         known: dict[int, int] = {}
-        discards = self.PLAYOUT_DISCARDS
+        turns = self.PLAYOUT_TURNS
+        discards = None if turns is None else turns * len(state.hands)
         while not state.over and state.round == start:
             if discards is not None and discards <= 0:
                 return self.standing(state, [state.split(h)[2] for h in state.hands])

@@ -181,9 +181,10 @@ class ThreeThirteenHeuristic:
 
     def standing(self, state: ThreeThirteenState,
                  penalties: list[int] | None = None) -> list[float]:
-        """Each seat's prospects from the totals alone (a round just ended): its lead
-        over the others' mean, as a chance of winning the rounds left (each round's
-        difference spread ``ROUND_SPREAD``), blended with a plain margin so that a
+        """Each seat's prospects from the totals, after a round or, mid-round, with each
+        hand's ``penalties`` added as if the round ended there: its lead over the others'
+        mean, as a chance of winning the rounds left (each round's difference spread
+        ``ROUND_SPREAD``), blended with a plain margin so that a
         lost or won cause still prefers the better score."""
         if state.is_terminal:
             return state.returns()

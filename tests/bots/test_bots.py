@@ -129,7 +129,7 @@ def test_heuristic_blocks_a_four() -> None:
 
 def test_heuristic_knows_a_line_cannot_reuse_a_sequence() -> None:
     # b2-f2 is a sequence: g2 would make c2-g2 five in a row, but sharing four cells with
-    # it, never a second sequence (RULES 2.5); j2 needs i2 too, but may become one
+    # it, never a second sequence (RULES 2.5)
     game = cardtable.new_game("sequence")
     cells = ["b2", "c2", "d2", "e2", "f2"]
     state = game.setup(hands=[["KH", "2D", "3D", "4D", "5D", "6D", "7D"],

@@ -10,7 +10,8 @@ Game-agnostic: it needs only the API of API.md, and never reads a hidden card.
 Two things a game's heuristic (``cardtable.bots.base.Heuristic``) may tune:
 
 - the playout: by default the game's own ``playout`` when it has one (a fast policy
-  to a natural end, e.g. the end of a Three Thirteen round, scored there), else random
+  for a few turns or to a natural end, scored there: Three Thirteen plays two turns a
+  seat and scores the hands as they stand), else random
   moves for at most its ``rollout_horizon`` steps, then its ``evaluate``;
 - the root: UCB1 chooses which root action each iteration explores, or, with the
   game's ``root = "paired"``, every determinization is played after *every* root

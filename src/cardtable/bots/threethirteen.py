@@ -143,7 +143,8 @@ class ThreeThirteenHeuristic:
         discards = None if turns is None else turns * len(state.hands)
         while not state.over and state.round == start:
             if discards is not None and discards <= 0:
-                return self.standing(state, [state.split(h)[2] for h in state.hands])
+                return self.standing(state, [known[s] if s in known else state.split(h)[2]
+                                             for s, h in enumerate(state.hands)])
             seat = state.current
             hand = state.hands[seat]
             wild = state.wild
@@ -172,8 +173,12 @@ class ThreeThirteenHeuristic:
                 known[seat] = penalty - high
             else:
                 fits = state.melds_fully
-                choices = [c for i, c in enumerate(hand) if fits(hand[:i] + hand[i + 1:])] or hand
-                known.pop(seat, None)
+                choices = [c for i, c in enumerate(hand) if fits(hand[:i] + hand[i + 1:])]
+                if choices:
+                    known[seat] = 0
+                else:
+                    choices = hand
+                    known.pop(seat, None)
             state.apply(ACTIONS[DISCARD + choices[rng.randrange(len(choices))]])
             if discards is not None:
                 discards -= 1

@@ -60,13 +60,20 @@ def _spent(made: list[frozenset[int]] | None, window: tuple[int, ...]) -> bool:
     return any(len(seq.intersection(window)) > 1 for seq in made)
 
 
+# each window through a cell as (its other four cells, the window)
+_AROUND = tuple(tuple((tuple(c for c in window if c != cell), window)
+                      for window in WINDOWS_THROUGH[cell]) for cell in range(100))
+
+
 def _placement_value(board: Any, cell: int, chip: int, made: Made) -> float:
-    """What a chip of ``chip`` on ``cell`` adds to the team's windows and blocks of others'."""
+    """What a chip of ``chip`` on the empty ``cell`` adds to the team's windows and blocks
+    of others'."""
+    mine_made = made.get(chip)
     value = 0.0
-    for window in WINDOWS_THROUGH[cell]:
+    for others, window in _AROUND[cell]:
         mine = corners = opp = 0
         other = -1
-        for c in window:
+        for c in others:
             v = board[c]
             if v == chip:
                 mine += 1
@@ -75,11 +82,12 @@ def _placement_value(board: Any, cell: int, chip: int, made: Made) -> float:
             elif v:
                 opp += 1
                 other = v if other in (-1, v) else 0
+        # four other cells: the counts below never pass 4
         if not opp:
-            if not _spent(made.get(chip), window):
-                value += BUILD[min(mine + corners, 4)]
+            if not _spent(mine_made, window):
+                value += BUILD[mine + corners]
         elif other > 0 and not mine and not _spent(made.get(other), window):
-            value += BLOCK[min(opp + corners, 4)]
+            value += BLOCK[opp + corners]
     return value
 
 

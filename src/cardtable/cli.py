@@ -207,6 +207,10 @@ if __name__ == "__main__":
               show_default=True,
               help="ISMCTS root: UCB1, or every determinization after each of the heuristic's "
                    "best moves (paired); game: the game's choice (paired in Three Thirteen).")
+@click.option("--tree-size", type=click.IntRange(min=1),
+              help="ISMCTS (UCB root): grow a fresh tree every N iterations and add up the "
+                   "trees' root visits (default: the game's choice, 1000 in Sequence, else "
+                   "one tree).")
 @click.option("--max-actions", type=click.IntRange(min=1),
               help="Stop a game after this many actions and count it as a draw.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
@@ -215,7 +219,7 @@ if __name__ == "__main__":
 @click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV.")
 def arena(game_name: str, bots: str, players: int | None, count: int, seed: int, workers: int,
           iterations: int | None, seconds: float | None, rollout: str, root: str,
-          max_actions: int | None, options: tuple[str, ...], as_json: bool,
+          tree_size: int | None, max_actions: int | None, options: tuple[str, ...], as_json: bool,
           as_csv: bool) -> None:
     """Match bots against each other on GAME and rank them.
 
@@ -233,6 +237,8 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
     budget: dict[str, Any] = {"rollout": rollout}
     if root != "game":
         budget["root"] = root
+    if tree_size is not None:
+        budget["tree_size"] = tree_size
     if iterations is not None:
         budget["iterations"] = iterations
     if seconds is not None:

@@ -95,6 +95,7 @@ def test_reset_restarts_the_bot() -> None:
     ("ismcts", {"depth": 3}, "unknown bot setting"),
     ("ismcts", {"rollout": "smart"}, "rollout must be"),
     ("ismcts", {"root": "wide"}, "root must be"),
+    ("ismcts", {"tree_size": 0}, "tree_size must be"),
 ])
 def test_bad_bot_settings(kind: str, budget: dict[str, object], message: str) -> None:
     with pytest.raises(OptionsError, match=message):
@@ -192,8 +193,9 @@ def test_arena_csv_and_mistakes() -> None:
 @pytest.mark.parametrize("root", ["ucb", "paired"])
 def test_arena_passes_the_search_settings(root: str) -> None:
     args = ["arena", "sequence", "--bots", "ismcts,random", "--iterations", "10", "--games", "2",
-            "--seed", "1", "--max-actions", "40", "--root", root, "--rollout", "random", "--json"]
+            "--seed", "1", "--max-actions", "40", "--root", root, "--rollout", "random",
+            "--tree-size", "4", "--json"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["budget"] == {"rollout": "random", "root": root,
-                                                   "iterations": 10}
+                                                   "tree_size": 4, "iterations": 10}

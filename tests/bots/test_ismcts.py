@@ -1,4 +1,4 @@
-"""ISMCTS's "paired" root and the Three Thirteen playout it relies on."""
+"""ISMCTS's "paired" root, its small trees, and the Three Thirteen playout."""
 
 from __future__ import annotations
 
@@ -64,6 +64,28 @@ def test_ucb_root_can_still_be_asked_for() -> None:
     result = ISMCTSBot(seed=1, iterations=50, root="ucb").search(state)
     assert str(result.action) == "discard KD"
     assert len(result.visits) == 4  # UCB tries every root action
+
+
+def test_small_trees_add_up_their_root_visits() -> None:
+    state = cardtable.new_game("sequence").deal(seed=4)
+    assert len(state.legal_actions()) > 5
+    # a tree first tries the root actions in the heuristic's order: three trees of five
+    # iterations each try the heuristic's five favourites once
+    result = ISMCTSBot(seed=1, iterations=15, tree_size=5).search(state)
+    assert result.iterations == 15
+    assert sorted(result.visits.values()) == [3] * 5
+    scores = SEQUENCE_HEURISTIC.scores(state, 0)
+    fifth = sorted((score for score, _ in scores), reverse=True)[4]
+    assert all(score >= fifth for score, action in scores if str(action) in result.visits)
+    one_tree = ISMCTSBot(seed=1, iterations=15, tree_size=15).search(state)
+    assert len(one_tree.visits) > 5
+
+
+def test_sequence_search_grows_trees_of_its_own_size() -> None:
+    state = cardtable.new_game("sequence").deal(seed=4)
+    assert SEQUENCE_HEURISTIC.tree_size == 1000
+    result = ISMCTSBot(seed=1, iterations=2500).search(state)
+    assert sum(result.visits.values()) == result.iterations == 2500
 
 
 def test_playout_can_play_to_the_end_of_the_round(monkeypatch: pytest.MonkeyPatch) -> None:

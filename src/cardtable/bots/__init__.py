@@ -24,7 +24,9 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     """A bot of ``kind`` ("random", "heuristic" or "ismcts"); ISMCTS takes a budget
     (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
     default, "random" or "heuristic"), ``root`` ("ucb" or "paired"; default: the game's
-    choice), ``exploration``, ``prior``, ``max_rollout_steps``."""
+    choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
+    added up; default: the game's choice), ``exploration``, ``prior``,
+    ``max_rollout_steps``."""
     if kind not in KINDS:
         raise OptionsError(f"unknown bot {kind!r}; the bots are {', '.join(KINDS)}")
     check_budget(budget)

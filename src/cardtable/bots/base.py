@@ -48,6 +48,7 @@ class Heuristic(Protocol):
     # Optional, read with getattr by ISMCTS (cardtable.bots.ismcts):
     #   rollout_horizon: int -- random playout steps before ``evaluate`` (default: no limit)
     #   root: str -- "ucb" (default) or "paired"
+    #   tree_size: int -- UCB root: a fresh tree every so many iterations (default: one tree)
     #   playout(state, rng) -> list[float] -- the game's own playout of a determinization,
     #     each seat's reward in [-1, 1]
 
@@ -89,7 +90,7 @@ class HeuristicBot:
 
 def check_budget(budget: dict[str, Any]) -> dict[str, Any]:
     allowed = {"iterations", "seconds", "rollout", "exploration", "max_rollout_steps", "prior",
-               "root"}
+               "root", "tree_size"}
     unknown = sorted(set(budget) - allowed)
     if unknown:
         raise OptionsError(

@@ -68,7 +68,8 @@ class ISMCTSBot:
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, rollout: str = "game",
                  exploration: float = 0.7, max_rollout_steps: int | None = None,
-                 prior: float = 1.0, root: str | None = None) -> None:
+                 prior: float = 1.0, root: str | None = None,
+                 tree_size: int | None = None) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (isinstance(iterations, bool)
@@ -77,6 +78,9 @@ class ISMCTSBot:
         if seconds is not None and (isinstance(seconds, bool)
                                     or not isinstance(seconds, int | float) or seconds <= 0):
             raise OptionsError(f"seconds must be a positive number, not {seconds!r}")
+        if tree_size is not None and (isinstance(tree_size, bool)
+                                      or not isinstance(tree_size, int) or tree_size < 1):
+            raise OptionsError(f"tree_size must be a positive integer, not {tree_size!r}")
         if rollout not in ROLLOUTS:
             raise OptionsError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if root is not None and root not in ROOTS:
@@ -89,6 +93,7 @@ class ISMCTSBot:
         self.max_rollout_steps = max_rollout_steps
         self.prior = prior
         self.root = root
+        self.tree_size = tree_size
         self.reset()
 
     def reset(self) -> None:
@@ -110,16 +115,23 @@ class ISMCTSBot:
         if root_mode == "paired":
             return self._search_paired(state, seat, heuristic)
         legal = state.legal_actions()
-        root = Node(seat)
+        tree_size = self.tree_size or getattr(heuristic, "tree_size", None)
         rng = self.rng
         bias = self._root_bias(state, seat, heuristic)
         deadline = self._deadline()
         done = 0
+        trees = []
         while not self._spent(done, deadline):
-            det = state.resample(seat, rng)
-            path = self._select(det, root, bias)
-            self._backup(path, self._playout(det, heuristic, rng))
-            done += 1
+            root = Node(seat)
+            trees.append(root)
+            grown = 0
+            while not self._spent(done, deadline) and (tree_size is None or grown < tree_size):
+                det = state.resample(seat, rng)
+                path = self._select(det, root, bias)
+                self._backup(path, self._playout(det, heuristic, rng))
+                done += 1
+                grown += 1
+        root = _merged(trees, seat)
         by_id = {a.id: a for a in legal}
         visited = [(child.visits, aid) for aid, child in root.children.items() if aid in by_id]
         if not visited:
@@ -282,6 +294,23 @@ class ISMCTSBot:
         for n in path:
             n.visits += 1
             n.total += (rewards[n.player] + 1.0) / 2.0
+
+
+def _merged(trees: list[Node], seat: int) -> Node:
+    """One root whose children add up the visits and rewards of the trees' root children."""
+    if len(trees) == 1:
+        return trees[0]
+    merged = Node(seat)
+    for tree in trees:
+        for aid, child in tree.children.items():
+            into = merged.children.get(aid)
+            if into is None:
+                into = merged.children[aid] = Node(child.player)
+                into.avail = 0
+            into.visits += child.visits
+            into.total += child.total
+            into.avail += child.avail
+    return merged
 
 
 def _score(scored: tuple[float, Action]) -> float:

@@ -126,6 +126,9 @@ class SequenceHeuristic:
     # ISMCTS scores its leaves with ``evaluate`` at once: a sharper signal than random
     # playouts, and many more iterations in the same time
     rollout_horizon = 0
+    # a deep tree follows the evaluation's mistakes: past 1,000 iterations a move, more
+    # search in one tree stopped helping (README), so the budget grows many small trees
+    tree_size = 1000
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         view = state.view(seat)

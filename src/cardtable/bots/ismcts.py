@@ -306,10 +306,8 @@ def _merged(trees: list[Node], seat: int) -> Node:
             into = merged.children.get(aid)
             if into is None:
                 into = merged.children[aid] = Node(child.player)
-                into.avail = 0
             into.visits += child.visits
             into.total += child.total
-            into.avail += child.avail
     return merged
 
 

@@ -72,15 +72,11 @@ class ISMCTSBot:
                  tree_size: int | None = None) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
-        if iterations is not None and (isinstance(iterations, bool)
-                                       or not isinstance(iterations, int) or iterations < 1):
-            raise OptionsError(f"iterations must be a positive integer, not {iterations!r}")
+        _check_count("iterations", iterations)
+        _check_count("tree_size", tree_size)
         if seconds is not None and (isinstance(seconds, bool)
                                     or not isinstance(seconds, int | float) or seconds <= 0):
             raise OptionsError(f"seconds must be a positive number, not {seconds!r}")
-        if tree_size is not None and (isinstance(tree_size, bool)
-                                      or not isinstance(tree_size, int) or tree_size < 1):
-            raise OptionsError(f"tree_size must be a positive integer, not {tree_size!r}")
         if rollout not in ROLLOUTS:
             raise OptionsError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if root is not None and root not in ROOTS:
@@ -294,6 +290,13 @@ class ISMCTSBot:
         for n in path:
             n.visits += 1
             n.total += (rewards[n.player] + 1.0) / 2.0
+
+
+def _check_count(name: str, value: object) -> None:
+    """Refuse a setting that should be None or a positive integer (bools are not counts)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < 1):
+        raise OptionsError(f"{name} must be a positive integer, not {value!r}")
 
 
 def _merged(trees: list[Node], seat: int) -> Node:

@@ -81,10 +81,19 @@ def test_small_trees_add_up_their_root_visits() -> None:
     assert len(one_tree.visits) > 5
 
 
-def test_sequence_search_grows_trees_of_its_own_size() -> None:
+def test_sequence_search_grows_trees_of_its_own_size(monkeypatch: pytest.MonkeyPatch) -> None:
     state = cardtable.new_game("sequence").deal(seed=4)
     assert SEQUENCE_HEURISTIC.tree_size == 1000
+    grown: list[int] = []
+    merged = ismcts._merged
+
+    def spy(trees: list[ismcts.Node], seat: int) -> ismcts.Node:
+        grown.extend(sum(child.visits for child in tree.children.values()) for tree in trees)
+        return merged(trees, seat)
+
+    monkeypatch.setattr(ismcts, "_merged", spy)
     result = ISMCTSBot(seed=1, iterations=2500).search(state)
+    assert grown == [1000, 1000, 500]
     assert sum(result.visits.values()) == result.iterations == 2500
 
 

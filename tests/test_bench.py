@@ -1,0 +1,21 @@
+"""The benchmark scripts run end to end on a tiny budget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def test_clairvoyance_plays_the_same_games_honestly_and_clairvoyantly() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "clairvoyance.py"), "drawbridge", "--deals", "1",
+         "--iterations", "10", "--workers", "1", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    assert report["games"] == 2 and report["iterations"] == 10
+    assert 0.0 <= report["honest"] <= 1.0 and 0.0 <= report["clairvoyant"] <= 1.0
+    assert report["clairvoyant_better"] + report["clairvoyant_worse"] <= 2

@@ -19,3 +19,14 @@ def test_clairvoyance_plays_the_same_games_honestly_and_clairvoyantly() -> None:
     assert report["games"] == 2 and report["iterations"] == 10
     assert 0.0 <= report["honest"] <= 1.0 and 0.0 <= report["clairvoyant"] <= 1.0
     assert report["clairvoyant_better"] + report["clairvoyant_worse"] <= 2
+
+
+def test_agreement_counts_every_position_with_a_choice() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "agreement.py"), "sequence", "--games", "1",
+         "--iterations", "20", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    assert report["positions"] == report["agree"] + report["departures"] > 0
+    assert 0.0 <= report["agreement"] <= 1.0
+    assert report["within_10_percent"] <= report["departures"]

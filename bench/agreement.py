@@ -21,6 +21,7 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 
 import cardtable
+from _args import positive
 from cardtable.bots import make
 from cardtable.bots.base import heuristic_for
 from cardtable.bots.ismcts import ISMCTSBot
@@ -66,21 +67,15 @@ def report(game: str, games: int, iterations: int, seed: int, workers: int) -> d
     }
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=cardtable.game_names())
-    parser.add_argument("--games", type=_positive, default=6, help="games to play (default 6)")
-    parser.add_argument("--iterations", type=_positive, default=2000,
+    parser.add_argument("--games", type=positive, default=6, help="games to play (default 6)")
+    parser.add_argument("--iterations", type=positive, default=2000,
                         help="ISMCTS iterations a move (default 2000)")
     parser.add_argument("--seed", type=int, default=2000, help="first deal seed (default 2000)")
-    parser.add_argument("--workers", type=_positive, default=1,
+    parser.add_argument("--workers", type=positive, default=1,
                         help="processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args()

@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import cardtable
+from _args import positive
 from cardtable.bots import arena
 from cardtable.core import State
 
@@ -49,21 +50,15 @@ def match(game: str, deals: int, iterations: int, seed: int, workers: int,
     return [arena.outcome(r, "ismcts") for r in results]
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=cardtable.game_names())
-    parser.add_argument("--deals", type=_positive, default=40, help="deals, each played twice")
-    parser.add_argument("--iterations", type=_positive, default=1000,
+    parser.add_argument("--deals", type=positive, default=40, help="deals, each played twice")
+    parser.add_argument("--iterations", type=positive, default=1000,
                         help="ISMCTS iterations a move")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=_positive, default=2)
+    parser.add_argument("--workers", type=positive, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     honest, seer = (match(args.game, args.deals, args.iterations, args.seed, args.workers, c)

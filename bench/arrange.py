@@ -38,7 +38,7 @@ def hands(rng: random.Random, decks: int, size: int, round_: int, wild: int,
           count: int) -> list[list[str]]:
     deck = [name for name in CARD_NAMES for _ in range(decks)]
     rank = "A23456789TJQK"[round_ + 1]
-    out = []
+    out: list[list[str]] = []
     while len(out) < count:
         hand = rng.sample(deck, size)
         if sum(card[0] == rank for card in hand) >= wild:

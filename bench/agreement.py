@@ -67,7 +67,6 @@ def report(game: str, games: int, iterations: int, seed: int, workers: int) -> d
     }
 
 
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=cardtable.game_names())

@@ -50,7 +50,6 @@ def match(game: str, deals: int, iterations: int, seed: int, workers: int,
     return [arena.outcome(r, "ismcts") for r in results]
 
 
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=cardtable.game_names())

@@ -46,7 +46,7 @@ JACK_VALUE = {parse_card("JD"): 12.0, parse_card("JC"): 12.0, parse_card("JS"): 
               parse_card("JH"): 8.0}
 # evaluate() is tanh(lead in potential / EVAL_SCALE): one sequence ahead reads 0.96.
 # A gentler 120 (0.76) won 56.75% against 50.5% on 200 games at 1,000 iterations but
-# 52.5% of 200 at one second, against 55.0% for 60 (README): not adopted
+# 52.5% of 200 at one second, against 55.0% for 60 (docs/bots.md): not adopted
 EVAL_SCALE = 60.0
 WINDOW_LIST = sorted(ALL_WINDOWS)
 
@@ -130,7 +130,7 @@ class SequenceHeuristic:
     # playouts, and many more iterations in the same time
     rollout_horizon = 0
     # a deep tree follows the evaluation's mistakes: past 1,000 iterations a move, more
-    # search in one tree stopped helping (README), so the budget grows many small trees
+    # search in one tree stopped helping (docs/bots.md), so the budget grows many small trees
     tree_size = 1000
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:

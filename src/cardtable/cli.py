@@ -66,13 +66,37 @@ def main() -> None:
 
 @main.command()
 def games() -> None:
-    """List the games with their options and defaults."""
+    """List the games with their player counts, options and defaults."""
     for name in cardtable.game_names():
         game = cardtable.new_game(name)
-        opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
-        click.echo(f"{name:14} {opts}")
+        opts = ", ".join(f"{k}={v}" for k, v in game.options.items() if k != "players")
+        click.echo(f"{name:14} players {_counts(player_counts(name))} "
+                   f"(default {game.num_players}); {opts}")
     click.echo("\nSet options with -o key=value, e.g. cardtable simulate sequence -o teams=3 "
                "--players 6")
+
+
+def player_counts(name: str) -> list[int]:
+    """The player counts game ``name`` accepts (each tried with the other options' defaults)."""
+    counts = []
+    for players in range(1, 17):
+        try:
+            cardtable.new_game(name, players=players)
+        except cardtable.OptionsError:
+            continue
+        counts.append(players)
+    return counts
+
+
+def _counts(counts: list[int]) -> str:
+    """``[2, 3, 4, 6, 8, 9]`` -> ``"2-4, 6, 8-9"``."""
+    runs: list[list[int]] = []
+    for n in counts:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 # Playing in the terminal, replaying game records, the rules (cardtable.tui)

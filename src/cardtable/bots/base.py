@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any, Protocol, runtime_checkable
 
+import cardtable
 from cardtable.core import Action, OptionsError, State
 
 
@@ -53,19 +53,12 @@ class Heuristic(Protocol):
     #     each seat's reward in [-1, 1]
 
 
-# game name -> module whose HEURISTIC is the game's Heuristic
-_HEURISTICS = {
-    "drawbridge": "cardtable.bots.drawbridge",
-    "sequence": "cardtable.bots.sequence",
-    "threethirteen": "cardtable.bots.threethirteen",
-}
-
-
 def heuristic_for(game_name: str) -> Heuristic:
-    module = _HEURISTICS.get(game_name)
-    if module is None:
+    """The HEURISTIC of ``cardtable.bots.<game_name>`` (the game's module of bots)."""
+    module = cardtable.game_adapter(game_name, "cardtable.bots")
+    if module is None or not hasattr(module, "HEURISTIC"):
         raise OptionsError(f"no heuristic bot for {game_name} yet")
-    heuristic: Heuristic = importlib.import_module(module).HEURISTIC
+    heuristic: Heuristic = module.HEURISTIC
     return heuristic
 
 

@@ -6,7 +6,7 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 import cardtable
-from cardtable.core import Action, OptionsError, State
+from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 
 @runtime_checkable
@@ -30,7 +30,10 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
-        return self.rng.choice(state.legal_actions())
+        legal = state.legal_actions()
+        if not legal:
+            raise IllegalActionError("the game is over: there is no move to choose")
+        return self.rng.choice(legal)
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
@@ -72,7 +75,7 @@ class HeuristicBot:
     def choose(self, state: State) -> Action:
         seat = state.current_player
         if seat is None:
-            raise OptionsError("the game is over: there is no move to choose")
+            raise IllegalActionError("the game is over: there is no move to choose")
         scored = heuristic_for(state.game.name).scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])

@@ -500,13 +500,13 @@ class ThreeThirteenState(State):
         return new
 
     def __str__(self) -> str:
-        view = self.view(None)
-        lines = [f"Three Thirteen, round {self.round} ({view['wild_rank']} wild), "
-                 f"scores {self.totals}", f"discard {' '.join(view['discard'][:1]) or '-'}, "
-                 f"stock {len(self.stock)}"]
+        """The table as a spectator sees it: no hand shows (log lines must not leak them)."""
+        top = card_name(self.discard[-1]) if self.discard else "-"
+        lines = [f"Three Thirteen, round {self.round} ({RANKS[self.wild]} wild), "
+                 f"scores {self.totals}", f"discard {top}, stock {len(self.stock)}"]
         for s, hand in enumerate(self.hands):
             mark = ">" if s == self.current_player else " "
-            lines.append(f"{mark} seat {s}: {' '.join(card_names(sorted(hand, key=sort_key)))}")
+            lines.append(f"{mark} seat {s}: {len(hand)} cards")
         return "\n".join(lines)
 
 

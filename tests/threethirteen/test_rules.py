@@ -61,8 +61,8 @@ def draw_and_discard_it(state: ThreeThirteenState) -> None:
 def test_default_options() -> None:
     # options["decks"] holds the value given: None, the default of 3.1 (the count in use
     # is game.decks)
-    assert game().options == {"players": 2, "decks": None, "aces": "low", "face_values": "ten",
-                              "all_wild_melds": True}
+    assert game().options == {"players": 2, "aces": "low", "face_values": "ten",
+                              "all_wild_melds": True, "decks": None}
 
 
 @pytest.mark.parametrize("options", [

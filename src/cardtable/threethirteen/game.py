@@ -23,14 +23,15 @@ from cardtable.cards import (
 )
 from cardtable.core import (
     Action,
+    Declaration,
     Game,
     IllegalActionError,
     OptionsError,
+    OptionSpec,
     PositionError,
     State,
     check_bool,
     check_card_supply,
-    check_choice,
     check_int,
     check_seat,
     missing_cards,
@@ -38,13 +39,31 @@ from cardtable.core import (
     position_cards,
     position_seat,
     restore_base,
-    take_options,
     unknown_keys,
 )
 from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
 
+#: the game, declared once (RULES 3.1, 3.5, 3.7, 3.8)
+DECLARATION = Declaration(
+    name="threethirteen",
+    title="Three Thirteen",
+    players=tuple(range(2, 13)),  # 3.1 ruling: 2 to 12 players
+    default_players=2,
+    options=(
+        OptionSpec("aces", "low", "choice", choices=("low", "both"),
+                   help="Aces are low only, or low or high in a run (an unmelded ace "
+                        "then costs 15)."),
+        OptionSpec("face_values", "ten", "choice", choices=("ten", "counting"),
+                   help="Unmelded jacks, queens and kings cost 10, or 11, 12 and 13."),
+        OptionSpec("all_wild_melds", True, "bool",
+                   help="A meld may consist of wild cards only."),
+        OptionSpec("decks", None, "int", minimum=1, maximum=4, none_ok=True,
+                   help="How many 52-card decks to play with (default: 1 for 2 players, 2 "
+                        "for 3-5, 3 for 6-8, 4 for 9-12; at least enough for round 11)."),
+    ),
+)
+
 ROUNDS = 11
-PLAYERS = range(2, 13)  # 3.1 ruling: 2 to 12 players
 MAX_DECKS = 4  # 3.1 ruling: option decks goes up to 4
 
 # The fixed action space: draw, take, then one discard per card.
@@ -52,8 +71,7 @@ DRAW, TAKE, DISCARD = 0, 1, 2
 ACTIONS = (Action(DRAW, "draw"), Action(TAKE, "take"),
            *(Action(DISCARD + c, f"discard {CARD_NAMES[c]}") for c in range(NUM_CARDS)))
 
-DEFAULTS: dict[str, Any] = {"players": 2, "aces": "low", "face_values": "ten",
-                            "all_wild_melds": True, "decks": None}
+DEFAULTS: dict[str, Any] = DECLARATION.defaults
 
 
 def decks_for(players: int) -> int:
@@ -101,24 +119,18 @@ def wild_rank(round_: int) -> int:
 class ThreeThirteenGame(Game):
     """Three Thirteen with its options checked (RULES 3.1, 3.5, 3.7, 3.8)."""
 
-    name = "threethirteen"
+    declaration = DECLARATION
+    name = DECLARATION.name
     actions = ACTIONS
 
     def __init__(self, **options: Any) -> None:
-        opts = take_options(self.name, options, DEFAULTS)
-        players = check_int("players", opts["players"], allowed=PLAYERS)
-        assert players is not None
-        decks = check_decks(opts["decks"], players)
+        opts = DECLARATION.read_options(options, unchecked=("decks",))
+        players: int = opts["players"]
         # Reading of API.md's "defaults filled in" for 3.1's "decks (default none = those
         # numbers)": options["decks"] holds the value given, None when left at the default
         # (so a record replays the same options); self.decks is the number of decks in use.
-        self.options = {
-            "players": players,
-            "aces": check_choice("aces", opts["aces"], ("low", "both")),
-            "face_values": check_choice("face_values", opts["face_values"], ("ten", "counting")),
-            "all_wild_melds": check_bool("all_wild_melds", opts["all_wild_melds"]),
-            "decks": decks,
-        }
+        decks = opts["decks"] = check_decks(opts["decks"], players)
+        self.options = opts
         self.num_players = players
         self.decks: int = decks_for(players) if decks is None else decks
         self.all_wild_melds: bool = self.options["all_wild_melds"]
@@ -518,13 +530,13 @@ class ThreeThirteenState(State):
         return new
 
     def __str__(self) -> str:
-        view = self.view(None)
-        lines = [f"Three Thirteen, round {self.round} ({view['wild_rank']} wild), "
-                 f"scores {self.totals}", f"discard {' '.join(view['discard'][:1]) or '-'}, "
-                 f"stock {len(self.stock)}"]
+        """The table as a spectator sees it: no hand shows (log lines must not leak them)."""
+        top = card_name(self.discard[-1]) if self.discard else "-"
+        lines = [f"Three Thirteen, round {self.round} ({RANKS[self.wild]} wild), "
+                 f"scores {self.totals}", f"discard {top}, stock {len(self.stock)}"]
         for s, hand in enumerate(self.hands):
             mark = ">" if s == self.current_player else " "
-            lines.append(f"{mark} seat {s}: {' '.join(card_names(sorted(hand, key=sort_key)))}")
+            lines.append(f"{mark} seat {s}: {len(hand)} cards")
         return "\n".join(lines)
 
 

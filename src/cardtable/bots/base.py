@@ -61,8 +61,17 @@ _HEURISTICS = {
 }
 
 
-def heuristic_for(game_name: str) -> Heuristic:
-    module = _HEURISTICS.get(game_name)
+# The yardstick: the heuristics of 1 December 2026, under a name that keeps meaning them.
+# Before changing a game's heuristic, copy today's module (e.g. bots/sequence.py to
+# bots/sequence_v1.py) and point its line here at the copy; tests/bots/test_specs.py
+# pins the yardstick's moves.
+_HEURISTICS_V1 = dict(_HEURISTICS)
+_VERSIONS = {"heuristic": _HEURISTICS, "heuristic-v1": _HEURISTICS_V1}
+
+
+def heuristic_for(game_name: str, version: str = "heuristic") -> Heuristic:
+    """The game's heuristic: today's (``"heuristic"``) or the frozen ``"heuristic-v1"``."""
+    module = _VERSIONS[version].get(game_name)
     if module is None:
         raise OptionsError(f"no heuristic bot for {game_name} yet")
     heuristic: Heuristic = importlib.import_module(module).HEURISTIC
@@ -72,15 +81,16 @@ def heuristic_for(game_name: str) -> Heuristic:
 class HeuristicBot:
     """The game's heuristic: the best-scored legal action, ties broken at random."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, version: str = "heuristic") -> None:
         self.seed = seed
+        self.version = version
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
         seat = state.current_player
         if seat is None:
             raise OptionsError("the game is over: there is no move to choose")
-        scored = heuristic_for(state.game.name).scores(state, seat)
+        scored = heuristic_for(state.game.name, self.version).scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
 

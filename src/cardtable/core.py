@@ -34,6 +34,10 @@ class PositionError(CardtableError, ValueError):
     """An inconsistent ``setup`` position or ``state_from_dict`` input."""
 
 
+class NotYourTurnError(CardtableError, ValueError):
+    """A move (or a hint) asked for by a seat that is not the seat to act (cardtable.table)."""
+
+
 # ---------------------------------------------------------------- actions
 
 

@@ -4,15 +4,22 @@ resuming, ratings and paired intervals."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
 from cardtable import OptionsError
 from cardtable.bots import arena, make, ratings
 from cardtable.bots.arena import ResultsFile, header, plan, play_batch, read_results, run
 from cardtable.bots.executors import open_executor
 from cardtable.bots.specs import BotSpec, parse, parse_list
+from cardtable.cli import main
 
 OUTSIDE = "tests.bots.outside:make"
 SPECS = "heuristic,fast=ismcts:iterations=5,ismcts:iterations=10:rollout=random"
@@ -195,3 +202,75 @@ def test_bradley_terry_with_bootstrap_intervals() -> None:
     assert a > b > c and a_low <= a <= a_high and a_low < a_high
     assert rated == ratings.bootstrap_ratings(["a", "b", "c"], deals, samples=100, seed=1)
     assert sum(r for r, _, _ in rated) == pytest.approx(4500)
+
+
+# ---------------------------------------------------------------- the command
+
+
+def _arena(*args: str) -> Result:
+    return CliRunner().invoke(main, ["arena", "sequence", *args])
+
+
+def test_the_command_labels_bots_and_resumes_a_cut_arena(tmp_path: Path) -> None:
+    path = tmp_path / "a.jsonl"
+    args = ["--bots", "heuristic,quick=ismcts:iterations=5", "--games", "6", "--seed", "3",
+            "--max-actions", "120", "--json"]
+    straight = _arena(*args, "--out", str(path))
+    assert straight.exit_code == 0, straight.output
+    report = json.loads(straight.stdout)
+    assert report["bots"] == ["heuristic", "quick"] and report["games"] == 6
+    assert report["pairs"][0]["bot"] == "heuristic" and report["pairs"][0]["deals"] == 3
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:3]) + "\n")  # two games kept when it was cut
+    resumed = _arena(*args, "--resume", str(path), "--workers", "2")
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout) == report
+    assert len(path.read_text().splitlines()) == 7
+    again = _arena(*args, "--out", str(path))
+    assert again.exit_code == 2 and "--resume" in again.output
+    other = _arena(*args[:-1], "--seed", "4", "--resume", str(path))
+    assert other.exit_code == 2 and "another arena (seed differ)" in other.output
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_the_command_plots_ratings_and_win_rates(tmp_path: Path, suffix: str) -> None:
+    picture = tmp_path / f"arena{suffix}"
+    result = _arena("--bots", "heuristic,random,heuristic-v1", "--games", "2",
+                    "--plot", str(picture))
+    assert result.exit_code == 0, result.output
+    assert picture.stat().st_size > 1000
+    assert "heuristic vs heuristic-v1" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bots", "heuristic,ismcts:depth=3"], "unknown bot setting depth"),
+    (["--bots", "heuristic,wizard"], "unknown bot 'wizard'"),
+    (["--executor", "spark"], "unknown executor 'spark'"),
+    (["--plot", "arena.pdf"], "name a .png or .svg file"),
+])
+def test_the_commands_mistakes_are_one_line(args: list[str], message: str) -> None:
+    result = _arena(*args, "--games", "2")
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_at_once_and_keeps_the_finished_games(tmp_path: Path) -> None:
+    path = tmp_path / "a.jsonl"
+    command = [sys.executable, "-m", "cardtable", "arena", "sequence", "--bots",
+               "heuristic,ismcts:iterations=300", "--games", "20", "--workers", "2",
+               "--out", str(path)]
+    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 240
+    while not path.exists() or len(path.read_text().splitlines()) < 2:
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.1)
+    start = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: the whole process group
+    _, err = process.communicate(timeout=30)
+    assert time.monotonic() - start < 2.5
+    assert process.returncode == 130 and "--resume" in err and "Traceback" not in err
+    head, results = read_results(path)
+    assert head["tasks"] == 20 and 1 <= len(results) < 20

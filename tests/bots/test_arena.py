@@ -118,6 +118,27 @@ def test_unknown_executor_is_a_clear_error() -> None:
         pass
 
 
+@pytest.mark.parametrize(("module", "executor", "extra"), [
+    ("distributed", "dask://10.0.0.5:8786", "dask"), ("ray", "ray", "ray")])
+def test_a_missing_extra_names_the_package_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                       module: str, executor: str,
+                                                       extra: str) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    with pytest.raises(OptionsError, match=rf"pip install 'cardtable\[{extra}\]'"), \
+            open_executor(executor, 2):
+        pass
+
+
+def test_a_plot_needs_matplotlib_and_a_png_or_svg(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.bots.plots import check_path
+
+    with pytest.raises(OptionsError, match="name a .png or .svg file"):
+        check_path(Path("arena.pdf"))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(OptionsError, match=r"pip install 'cardtable\[plot\]'"):
+        check_path(Path("arena.png"))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("executor", ["dask", "ray"])
 def test_dask_and_ray_with_two_workers_give_the_process_pools_table(executor: str) -> None:

@@ -32,6 +32,7 @@ from cardtable.bots.executors import Running, open_executor
 from cardtable.bots.ratings import wilson_interval
 from cardtable.bots.specs import BotSpec, check, parse_list
 from cardtable.core import OptionsError
+from cardtable.table import Seat, Table
 
 __all__ = ["GameResult", "Task", "outcome", "plan", "play", "play_batch", "run", "standings",
            "stream", "wilson_interval"]
@@ -99,18 +100,17 @@ def plan(game: str, options: dict[str, Any], bots: str | Iterable[str | BotSpec]
 
 def play(task: Task) -> GameResult:
     """Play one game of the arena (in whatever process runs it)."""
-    state = cardtable.new_game(task.game, **task.options).deal(seed=task.deal_seed)
     specs = {spec.label: spec for spec in task.bots}
-    bots = [specs[label].make(s, task.budget)
-            for label, s in zip(task.lineup, task.bot_seeds, strict=True)]
-    actions = 0
-    while not state.is_terminal and (task.max_actions is None or actions < task.max_actions):
-        seat = state.current_player
-        assert seat is not None
-        state.apply(bots[seat].choose(state))
-        actions += 1
+    seats = [Seat("bot", specs[label].kind or str(specs[label].path), dict(specs[label].settings))
+             for label in task.lineup]
+    bots = {seat: specs[label].make(s, task.budget)
+            for seat, (label, s) in enumerate(zip(task.lineup, task.bot_seeds, strict=True))}
+    table = Table.new(cardtable.new_game(task.game, **task.options), seats,
+                      seed=task.deal_seed, bots=bots)
+    table.advance_bots(max_moves=task.max_actions)
+    state = table.state
     return GameResult(task.index, task.lineup, tuple(state.winners), tuple(state.scores),
-                      actions, state.is_terminal, task.deal)
+                      table.version, state.is_terminal, task.deal)
 
 
 def play_batch(tasks: Sequence[Task]) -> list[GameResult]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import importlib
 import random
+from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
-from cardtable.core import Action, OptionsError, State
+import cardtable
+from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 
 @runtime_checkable
@@ -30,7 +32,10 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
-        return self.rng.choice(state.legal_actions())
+        legal = state.legal_actions()
+        if not legal:
+            raise IllegalActionError("the game is over: there is no move to choose")
+        return self.rng.choice(legal)
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
@@ -53,28 +58,24 @@ class Heuristic(Protocol):
     #     each seat's reward in [-1, 1]
 
 
-# game name -> module whose HEURISTIC is the game's Heuristic
-_HEURISTICS = {
-    "drawbridge": "cardtable.bots.drawbridge",
-    "sequence": "cardtable.bots.sequence",
-    "threethirteen": "cardtable.bots.threethirteen",
-}
-
-
-# The yardstick: the heuristics of 1 December 2026, under a name that keeps meaning them.
-# Before changing a game's heuristic, copy today's module (e.g. bots/sequence.py to
-# bots/sequence_v1.py) and point its line here at the copy; tests/bots/test_specs.py
-# pins the yardstick's moves.
-_HEURISTICS_V1 = dict(_HEURISTICS)
-_VERSIONS = {"heuristic": _HEURISTICS, "heuristic-v1": _HEURISTICS_V1}
+# The yardstick "heuristic-v1": the heuristics of 1 December 2026, under a name that keeps
+# meaning them. Before changing a game's heuristic, copy today's module (e.g.
+# bots/sequence.py to bots/sequence_v1.py) and name the copy here, e.g.
+# {"sequence": "cardtable.bots.sequence_v1"}; tests/bots/test_arena.py pins the yardstick.
+_FROZEN_V1: dict[str, str] = {}
 
 
 def heuristic_for(game_name: str, version: str = "heuristic") -> Heuristic:
-    """The game's heuristic: today's (``"heuristic"``) or the frozen ``"heuristic-v1"``."""
-    module = _VERSIONS[version].get(game_name)
-    if module is None:
+    """The HEURISTIC of ``cardtable.bots.<game_name>`` (the game's module of bots), or with
+    ``version="heuristic-v1"`` the frozen yardstick's."""
+    module: ModuleType | None
+    if version == "heuristic-v1" and game_name in _FROZEN_V1:
+        module = importlib.import_module(_FROZEN_V1[game_name])
+    else:
+        module = cardtable.game_adapter(game_name, "cardtable.bots")
+    if module is None or not hasattr(module, "HEURISTIC"):
         raise OptionsError(f"no heuristic bot for {game_name} yet")
-    heuristic: Heuristic = importlib.import_module(module).HEURISTIC
+    heuristic: Heuristic = module.HEURISTIC
     return heuristic
 
 
@@ -89,7 +90,7 @@ class HeuristicBot:
     def choose(self, state: State) -> Action:
         seat = state.current_player
         if seat is None:
-            raise OptionsError("the game is over: there is no move to choose")
+            raise IllegalActionError("the game is over: there is no move to choose")
         scored = heuristic_for(state.game.name, self.version).scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])

@@ -19,6 +19,7 @@ import itertools
 import json
 import math
 import random
+import socket
 from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Executor, as_completed
 from contextlib import closing
@@ -114,8 +115,12 @@ def play(task: Task) -> GameResult:
 
 
 def play_batch(tasks: Sequence[Task]) -> list[GameResult]:
-    """Play a batch of games: one task for an executor."""
-    return [play(task) for task in tasks]
+    """Play a batch of games: one task for an executor (a bot that cannot be made there,
+    e.g. an outside bot not installed on a cluster's workers, names the worker's host)."""
+    try:
+        return [play(task) for task in tasks]
+    except OptionsError as exc:
+        raise OptionsError(f"{exc} (on a worker at {socket.gethostname()})") from None
 
 
 def batch_size(tasks: Sequence[Task], parallelism: int) -> int:

@@ -176,8 +176,12 @@ def _ray(spec: str, workers: int) -> Iterator[Running]:
             _address(address)
         try:
             ray.init(address=address, log_to_driver=False)
+        except ImportError:  # Ray Client needs grpcio
+            raise _missing("ray", "ray[client]") from None
         except (ConnectionError, OSError) as exc:
-            raise OptionsError(f"no Ray cluster answers at {address} ({exc})") from None
+            hint = ("; a cluster with token authentication needs RAY_AUTH_MODE=token here "
+                    "and its token" if address.startswith("ray://") else "")
+            raise OptionsError(f"no Ray cluster answers at {address} ({exc}){hint}") from None
     try:
         executor = RayExecutor()
         parallelism = max(1, int(ray.cluster_resources().get("CPU", workers)))

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import cardtable
-from cardtable import OptionsError
+from cardtable import IllegalActionError, OptionsError
 from cardtable.bots import KINDS, hint, make
 from cardtable.bots.arena import outcome, plan, run, standings, wilson_interval
 from cardtable.bots.sequence import HEURISTIC
@@ -108,7 +108,7 @@ def test_hint_recommends_a_legal_move(name: str) -> None:
     advice = hint(state, state.current_player, {"iterations": 40}, seed=1)
     assert advice.action in state.legal_actions()
     assert 0.0 <= advice.win_probability <= 1.0
-    with pytest.raises(OptionsError, match="not the seat to act"):
+    with pytest.raises(IllegalActionError, match="not the seat to act"):
         hint(state, (state.current_player + 1) % state.game.num_players)  # type: ignore[operator]
 
 

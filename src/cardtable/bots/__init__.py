@@ -52,6 +52,11 @@ class Hint:
     win_probability: float
     estimate_of: str = "game"
 
+    @property
+    def notation(self) -> str:
+        """The move in notation."""
+        return self.action.notation
+
 
 def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = None,
          seed: int | None = None) -> Hint:

@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 
 import cardtable
 from cardtable.tui.app import PlayApp
-from cardtable.tui.table import Table
+from cardtable.tui.table import new_table
 
 SIZE = (80, 24)
 
@@ -17,7 +17,7 @@ SIZE = (80, 24)
 def new_app(tmp_path: Path, game: str, humans: list[int] | None = None, seed: int = 1,
             bots: str = "random", **options: Any) -> PlayApp:
     """A game against random bots, bots moving without delay, saved into ``tmp_path``."""
-    table = Table.new(cardtable.new_game(game, **options), humans or [0], bots, seed=seed,
+    table = new_table(cardtable.new_game(game, **options), humans or [0], bots, seed=seed,
                       save_path=tmp_path / f"{game}.json", think=0.05)
     return PlayApp(table, pace=0)
 

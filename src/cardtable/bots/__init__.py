@@ -47,6 +47,11 @@ class Hint:
     action: Action
     win_probability: float
 
+    @property
+    def notation(self) -> str:
+        """The move in notation."""
+        return self.action.notation
+
 
 def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = None,
          seed: int | None = None) -> Hint:

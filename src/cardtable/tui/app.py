@@ -27,10 +27,12 @@ import cardtable
 from cardtable.cards import card_name, parse_card
 from cardtable.core import Action, CardtableError, IllegalActionError, State
 from cardtable.records import Record, Seat, positions
+from cardtable.table import Seat as TableSeat
+from cardtable.table import Table
 from cardtable.tui.look import FELT, GOLD, card_label, spell
 from cardtable.tui.panes import GamePane, pane_for
 from cardtable.tui.rules import rules_of
-from cardtable.tui.table import Table, seat_label
+from cardtable.tui.table import record_file, seat_label
 
 
 def game_title(name: str) -> str:
@@ -356,13 +358,13 @@ class PlayApp(TableApp):
 
     def __init__(self, table: Table, *, pace: float = 0.8,
                  new_table: Callable[[], Table] | None = None, curtain: bool = True) -> None:
-        super().__init__(table.state.game.name, table.seats)
+        super().__init__(table.state.game.name, [who.to_record() for who in table.seats])
         self.table = table
         self.pace = pace
         self.new_table = new_table
         # hot seat: more than one person at the keyboard, hands hidden between their turns
-        self.hot_seat = curtain and len(table.humans) > 1
-        self.viewer: int | None = table.humans[0] if len(table.humans) == 1 else None
+        self.hot_seat = curtain and len(table.persons) > 1
+        self.viewer: int | None = table.persons[0] if len(table.persons) == 1 else None
         #: bots are moving or a hint is coming: the player waits (tests wait on this too)
         self.busy = False
         #: what the pane asked to show over the table (a round's scoring), not shown yet
@@ -389,16 +391,17 @@ class PlayApp(TableApp):
 
     def human_to_move(self) -> int | None:
         seat = self.state.current_player
-        return seat if self.table.is_human(seat) and self.viewer == seat else None
+        return seat if self.table.is_person(seat) and self.viewer == seat else None
 
     def refresh_table(self) -> None:
         self.draw(self.state, self.viewer, self.human_to_move() is not None)
         self.farewell = self._farewell()
 
     def _farewell(self) -> str:
-        path = self.table.save_path
-        if path is None:
-            return self.table.save_problem
+        saver = record_file(self.table)
+        path = saver.path if saver is not None else None
+        if saver is None or path is None:
+            return saver.problem if saver is not None else ""
         if self.state.is_terminal:
             return f"The game is saved in {path}; watch it again with: cardtable replay {path}"
         return f"The game is saved in {path}; play on with: cardtable play --resume {path}"
@@ -422,21 +425,22 @@ class PlayApp(TableApp):
                 continue
             seat = self.state.current_player
             assert seat is not None
-            if self.table.is_human(seat):
+            if self.table.is_person(seat):
                 self.busy = False
                 await self._person_to_move(seat)
                 return
             self.say(Text(f"{self.seat_name(seat)} is thinking…", style="italic #9fbfaf"))
             began = time.monotonic()
             try:
-                action = await asyncio.to_thread(self.table.bot_choice)
+                action = await asyncio.to_thread(self.table.bot_move)
             except CardtableError as exc:
                 # a bot kind this game lacks: a random bot takes the seat, and the game goes on
-                self.table.replace_bot(seat, "random")
+                self.table.set_seat(seat, TableSeat("bot", "random"))
+                self.seats[seat] = self.table.seats[seat].to_record()
                 self.log_note(f"{self.seat_name(seat)} cannot play ({exc}); a random bot "
                               "takes the seat")
                 continue
-            self.table.play(action)
+            self.table.play(seat, action)
             self.log_move(seat, action)
             self.moved()
             rest = self.pace - (time.monotonic() - began)
@@ -485,7 +489,7 @@ class PlayApp(TableApp):
         self.refresh_table()
         winners = state.winners
         names = ", ".join(self.seat_name(s) for s in winners)
-        humans = self.table.humans
+        humans = self.table.persons
         if not winners:
             headline = "The game is a draw."
         elif len(humans) == 1 and humans[0] in winners:
@@ -550,7 +554,7 @@ class PlayApp(TableApp):
             self.refuse(f"{notation}: you do not hold {card}")
             return False
         try:
-            action = self.table.play(notation)
+            action = self.table.play(seat, notation)
         except IllegalActionError as exc:
             self.refuse(str(exc))
             return False
@@ -609,7 +613,7 @@ class PlayApp(TableApp):
         if self.new_table is None or not self.state.is_terminal:
             return
         self.table = self.new_table()
-        self.viewer = self.table.humans[0] if len(self.table.humans) == 1 else None
+        self.viewer = self.table.persons[0] if len(self.table.persons) == 1 else None
         self.query_one("#log", RichLog).clear()
         self.on_mount()
 

@@ -56,3 +56,14 @@ def test_every_page_in_the_site_navigation_is_linked_from_the_readme_or_the_nav(
     for link in re.findall(r"\]\(([^)#]+)\)", readme):
         if "://" not in link and link != "docs/api.md":  # docs/api.md: branch engine's
             assert (ROOT / link).exists(), f"README links {link}, which does not exist"
+
+
+@pytest.mark.parametrize("game", ["sequence", "drawbridge", "threethirteen"])
+def test_each_game_has_an_80x24_screenshot_in_the_docs(game: str) -> None:
+    text = (ROOT / "docs" / "screenshots" / f"{game}-80x24.txt").read_text(encoding="utf-8")
+    lines = text.rstrip("\n").split("\n")
+    assert len(lines) == 24 and max(len(line) for line in lines) <= 80
+    assert (ROOT / "docs" / "screenshots" / f"{game}-80x24.svg").read_text(
+        encoding="utf-8").startswith("<svg")
+    page = (ROOT / "docs" / "terminal.md").read_text(encoding="utf-8")
+    assert f"screenshots/{game}-80x24.svg" in page and f"screenshots/{game}-80x24.txt" in page

@@ -81,12 +81,14 @@ class DrawBridgePane(GamePane):
     def trick_winner(self) -> int | None:
         """Who won the trick just completed: the seat that leads the next one."""
         view = self.view
-        if view.get("trick") or view.get("phase") not in ("draw", "play"):
+        if view.get("phase") not in ("draw", "play"):
             return None
         if view.get("phase") == "play" and not sum(view.get("tricks_won", [])):
-            return None  # the play phase's first trick is not led yet
-        if len(view.get("played", [])) < 2:
+            return None  # no trick of the play phase is done yet
+        if len(view.get("played", [])) - len(view.get("trick", [])) < 2:
             return None
+        if view.get("trick"):
+            return int(view["trick"][0][0])  # the winner leads the trick under way
         seat = view.get("current_player")
         return None if seat is None else int(seat)
 
@@ -96,7 +98,7 @@ class DrawBridgePane(GamePane):
                  len(view.get("played", [])))
         before, self.tricks_seen = self.tricks_seen, count
         winner = self.trick_winner()
-        if winner is None or count == before:
+        if winner is None or count == before or view.get("trick"):
             return ""
         return f"{self.player(winner)} won the trick"
 

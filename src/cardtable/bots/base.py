@@ -56,7 +56,9 @@ class Heuristic(Protocol):
 
     # Optional, read with getattr by ISMCTS (cardtable.bots.ismcts):
     #   rollout_horizon: int -- random playout steps before ``evaluate`` (default: no limit)
-    #   root: str -- "ucb" (default) or "paired"
+    #   root: str -- "ucb" (default), "paired" or "flat"
+    #   root_for(state) -> str -- the root for this position (overrides ``root``)
+    #   estimate_of: str -- what a hint's win chance is of: "game" (default) or "match"
     #   tree_size: int -- UCB root: a fresh tree every so many iterations (default: one tree)
     #   playout(state, rng) -> list[float] -- the game's own playout of a determinization,
     #     each seat's reward in [-1, 1]

@@ -167,6 +167,9 @@ def test_a_hint_leaves_the_status_line_once_a_move_is_made(tmp_path: Path, game:
             await pilot.press("h")
             await settle(app, pilot)
             assert "hint:" in screen_text(app)
+            # the estimate says what it is the chance of: Draw Bridge's match, else the game
+            of = "match" if game == "drawbridge" else "game"
+            assert f"% chance to win the {of})" in message(app)
             before = len(app.state.history)
             await pilot.press("enter")  # plays the hint
             await settle(app, pilot)

@@ -603,8 +603,10 @@ class PlayApp(TableApp):
             self.busy = False
         if len(self.state.history) != moves:
             return  # the move was made while the bot thought
+        # the chance of winning what: the game, or (Draw Bridge) the match
+        of = getattr(hint, "estimate_of", "game")
         chance = ("" if hint.win_probability is None
-                  else f" (a {100 * hint.win_probability:.0f}% chance to win)")
+                  else f" (a {100 * hint.win_probability:.0f}% chance to win the {of})")
         self.pane.suggest(hint.notation)
         self.say(Text.assemble(("Hint: ", f"bold {GOLD}"), (spell(hint.notation), "bold"),
                                chance, "  Enter plays it."))
@@ -615,6 +617,8 @@ class PlayApp(TableApp):
         self.table = self.new_table()
         self.viewer = self.table.persons[0] if len(self.table.persons) == 1 else None
         self.query_one("#log", RichLog).clear()
+        self.interludes, self.final_report = [], None
+        self.pane.forget_hint()
         self.on_mount()
 
 

@@ -182,7 +182,7 @@ def create_app(settings: Settings) -> FastAPI:
                 raise Refusal("record/no-pbn", "PBN records are for Draw Bridge only")
             from cardtable.drawbridge.pbn import to_pbn
             return PlainTextResponse(
-                to_pbn(room.table.state),  # type: ignore[arg-type]
+                to_pbn(room.table.state),
                 headers={"Content-Disposition": f'attachment; filename="{room.id}.pbn"'})
         return JSONResponse(
             room.table.record().to_json(),

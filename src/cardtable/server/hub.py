@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
 import json
 import logging
@@ -77,10 +78,8 @@ class Database:
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-            except asyncio.CancelledError:
-                pass
         self.executor.shutdown(wait=True)
 
     async def run(self, work: Callable[[Any], Any]) -> Any:
@@ -183,12 +182,10 @@ class Conn:
                     break
                 await self._send(text)
         except Exception:  # the socket went away; the receiver notices too
-            pass
+            self.closed = True
         self.closed = True
-        try:
+        with contextlib.suppress(Exception):
             await self._close(1000)
-        except Exception:
-            pass
 
 
 # ---------------------------------------------------------------- rooms

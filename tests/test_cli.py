@@ -65,3 +65,22 @@ def test_the_installed_command_runs() -> None:
     help_text = subprocess.run([CARDTABLE, "--help"], capture_output=True, text=True,
                                timeout=60).stdout
     assert "simulate" in help_text and "games" in help_text
+
+
+@pytest.mark.parametrize("module", ["cardtable", "cardtable.cli"])
+def test_python_dash_m_runs_every_command(module: str) -> None:
+    out = subprocess.run([sys.executable, "-m", module, "arena", "sequence", "--games", "2",
+                          "--json"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["games"] == 2
+
+
+def test_each_command_is_a_module_of_its_own() -> None:
+    import importlib
+
+    from cardtable.cli import COMMANDS
+
+    assert list(COMMANDS) == sorted(COMMANDS) == sorted(main.commands)
+    for name in COMMANDS:
+        assert importlib.import_module(f"cardtable.cli.{name}").__dict__[name] is \
+            main.commands[name]

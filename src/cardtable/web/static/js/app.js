@@ -9,6 +9,10 @@ import { TablePage, takeSeat } from "./table.js";
 const app = document.getElementById("app");
 let page = null;
 
+const LOGO = `<svg viewBox="0 0 24 24" width="22" height="22"><rect x="3" y="2" width="14" height="19" rx="2" fill="#fff" stroke="#333" transform="rotate(-8 10 12)"/>`
+  + `<rect x="8" y="3" width="14" height="19" rx="2" fill="#fff" stroke="#333"/>`
+  + `<text x="15" y="17" font-size="11" text-anchor="middle" fill="#c62828">♥</text></svg>`;
+
 export const BOT_KINDS = ["random", "heuristic", "ismcts"];
 
 function header() {
@@ -20,7 +24,8 @@ function header() {
     },
   }, LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang() }, name)));
   return h("header", { class: "top" },
-    h("a", { href: "/", class: "brand", "data-link": true }, "🂡 ", _("Card table")),
+    h("a", { href: "/", class: "brand", "data-link": true },
+      h("span", { class: "logo", "aria-hidden": "true", html: LOGO }), _("Card table")),
     h("nav", {},
       h("a", { href: "/rules/sequence", "data-link": true }, _("Rules")),
       select));
@@ -145,13 +150,14 @@ async function lobby() {
     onsubmit: async (event) => {
       event.preventDefault();
       const decl = games.find((g) => g.name === gameSelect.value);
-      const options = { players: Number(playersSelect.value) };
+      const players = Number(playersSelect.value);   // the seats say how many play
+      const options = {};
       for (const spec of decl.options) {
         const value = readOption(spec, form);
         if (value !== undefined) options[spec.name] = value;
       }
       const seats = [];
-      for (let i = 0; i < options.players; i++) {
+      for (let i = 0; i < players; i++) {
         const value = form.elements[`seat-${i}`].value;
         seats.push(value === "person" ? { kind: "person" } : { kind: "bot", bot: value.slice(4), settings: {} });
       }

@@ -232,6 +232,7 @@ export class TablePage {
         break;
       case "presence":
         this.connected = msg.connected || [];
+        this.refreshTable();   // someone came or left: names and free seats may have changed
         break;
       case "hint":
         this.hint = { move: msg.move, p: msg.win_probability };
@@ -253,6 +254,18 @@ export class TablePage {
         return;
     }
     this.render();
+  }
+
+  async refreshTable() {
+    try {
+      const table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
+      if (!this.closed) {
+        this.table = table;
+        this.render();
+      }
+    } catch (err) {
+      // the next presence message or reconnection tries again
+    }
   }
 
   lastEventVersion() {
@@ -323,7 +336,7 @@ export class TablePage {
     this.area = h("section", { class: `game-area game-${this.table.game}`, id: "game" });
     this.lastMove = h("div", { class: "last-move", id: "last-move" });
     this.hintBox = h("span", { class: "hint-text", id: "hint-text" });
-    this.hintButton = h("button", { id: "hint", onclick: () => this.askHint(), title: _("Ask for a hint (H)") }, "💡 ", _("Hint"));
+    this.hintButton = h("button", { id: "hint", onclick: () => this.askHint(), title: _("Ask for a hint (H)") }, _("Hint"));
     this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: _("Type a move, e.g. {example}", { example: this.game.example }) });
     this.legalList = h("datalist", { id: "legal-moves" });
     const moveForm = h("form", {
@@ -343,11 +356,11 @@ export class TablePage {
       h("div", { class: "table-head" }, h("h1", {}, gameTitle(this.table.game)), this.connBadge),
       this.joinBox,
       this.turnBanner,
+      this.overBox,
       this.seatsBar,
       this.lastMove,
       this.area,
       h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
-      this.overBox,
       this.extra,
       h("details", { class: "log-box" }, h("summary", {}, _("Move log")), this.logList),
       h("div", { class: "invites", id: "invites" }),
@@ -474,9 +487,11 @@ export class TablePage {
   async rematch() {
     const seats = (this.table.seats || []).map((s) => (s.kind === "bot"
       ? { kind: "bot", bot: s.bot || s.name, settings: s.settings || {} } : { kind: "person" }));
+    const options = { ...(this.table.options || {}) };
+    delete options.players;   // the seats say how many play
     try {
       const table = await api("POST", "/api/tables", {
-        game: this.table.game, options: this.table.options || {}, seats, takeover_after: null,
+        game: this.table.game, options, seats, takeover_after: this.table.takeover_after ?? null,
       });
       if (this.seat !== null) {
         await takeSeat(table.id, this.seat, localStorage.getItem("cardtable:name") || "");

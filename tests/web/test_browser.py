@@ -178,6 +178,14 @@ def test_two_browsers_play_a_whole_sequence_game(browser: Any, server: str, shot
         assert p.page.locator("#record").get_attribute("href") == f"/api/tables/{table}/record"
     text = a.page.inner_text("#over")
     assert "You won!" in text or "Won by" in text or "draw" in text
+    record = a.page.request.get(server + a.page.locator("#record").get_attribute("href"))
+    assert record.ok and record.json()["game"] == "sequence"
+    # a rematch: a new table with the same seats, this player in the same seat
+    a.page.click("#rematch")
+    a.page.wait_for_url(lambda url: f"/t/{table}" not in url)
+    a.wait_view()
+    assert a.page.locator(".seat.me").get_attribute("data-seat") == "0"
+    assert a.page.locator("#invites input").count() == 1
     a.close()
     b.close()
 
@@ -217,6 +225,11 @@ def test_a_three_thirteen_round_against_bots(browser: Any, server: str, shots: P
     while "2" not in p.page.inner_text("#round").split()[1] and not p.over:
         assert time.monotonic() < end, "round 1 did not end in 3 minutes"
         if p.my_turn:
+            if turns == 0:
+                # a hint: the move and the chance to win
+                p.page.click("#hint")
+                p.page.wait_for_selector("#play-hint")
+                assert "%" in p.page.inner_text("#hint-text")
             if p.page.locator("#hand .group").count() and turns == 1:
                 p.shot(shots, "threethirteen-desktop")
             threethirteen_move(p, take=turns % 4 == 1)

@@ -178,8 +178,7 @@ export function render(page, area) {
 
   // the score sheet of the 11 rounds
   const seats = (page.table.seats || []).length || v.hand_sizes.length;
-  const sheet = h("table", { class: "score-sheet", id: "score-sheet" },
-    h("caption", {}, _("Score sheet")),
+  const sheet = h("table", { class: "score-sheet", id: "score-sheet", "aria-label": _("Score sheet") },
     h("tr", {}, h("th", {}, _("Round")), ...Array.from({ length: seats }, (_x, s) => h("th", {}, page.seatName(s)))));
   for (let r = 1; r <= 11; r++) {
     const row = page.ui.sheet[r];

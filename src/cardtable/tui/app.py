@@ -31,7 +31,14 @@ from cardtable.tui.panes import GamePane, pane_for
 from cardtable.tui.rules import rules_of
 from cardtable.tui.table import Table, seat_label
 
-TITLES = {"sequence": "Sequence", "drawbridge": "Draw Bridge", "threethirteen": "Three Thirteen"}
+
+def game_title(name: str) -> str:
+    """The game's title from its declaration (the name itself for an unknown game)."""
+    try:
+        return cardtable.declaration(name).title
+    except cardtable.OptionsError:
+        return name
+
 
 CSS = f"""
 Screen {{ background: {FELT}; }}
@@ -270,7 +277,7 @@ class PlayApp(TableApp):
 
     def on_mount(self) -> None:
         game = self.state.game
-        self.title = f"cardtable · {TITLES.get(game.name, game.name)}"
+        self.title = f"cardtable · {game_title(game.name)}"
         defaults = cardtable.new_game(game.name).options
         opts = " ".join(f"{k}={v}" for k, v in game.options.items()
                         if k == "players" or v != defaults.get(k))
@@ -500,7 +507,7 @@ class ReplayApp(TableApp):
 
     def on_mount(self) -> None:
         state = self.states[0]
-        self.title = f"cardtable · replay of {TITLES.get(self.game_name, self.game_name)}"
+        self.title = f"cardtable · replay of {game_title(self.game_name)}"
         self.sub_title = str(self.path or "")
         self.query_one("#move", MoveInput).display = False
         del state

@@ -21,7 +21,15 @@ export function moveText(move, page, before = null) {
 }
 
 export function describe(event, page) {
-  let text = moveText(event.move, page, event.before);
+  let before = event.before;
+  if (event.move === "take" && !(before && before.top_discard)) {
+    // the views come with the last move of a batch only: the card taken is the one
+    // the previous player discarded
+    const i = page.events.indexOf(event);
+    const previous = i > 0 ? page.events[i - 1].move : "";
+    if (previous.startsWith("discard ")) before = { top_discard: previous.split(" ")[1] };
+  }
+  let text = moveText(event.move, page, before);
   if (event.drawn && event.drawn.length) {
     text += " · " + _("you drew {cards}", { cards: event.drawn.map(cardText).join(" ") });
   }
@@ -48,9 +56,22 @@ export function seatInfo(page, seat) {
 
 /** Keep each finished round's penalties for the score sheet (the views carry the last one). */
 export function observe(page, view) {
-  page.ui.sheet = page.ui.sheet || {};
-  if (view.last_round && view.last_round.round) {
+  const key = `cardtable:sheet:${page.id}`;
+  if (!page.ui.sheet) {
+    // the rounds this browser saw before a reload (the views carry the last round only)
+    try {
+      page.ui.sheet = JSON.parse(localStorage.getItem(key) || "{}");
+    } catch (err) {
+      page.ui.sheet = {};
+    }
+  }
+  if (view.last_round && view.last_round.round && !page.ui.sheet[view.last_round.round]) {
     page.ui.sheet[view.last_round.round] = view.last_round.scores;
+    try {
+      localStorage.setItem(key, JSON.stringify(page.ui.sheet));
+    } catch (err) {
+      // a full storage only costs the sheet's earlier rounds after a reload
+    }
   }
 }
 
@@ -82,7 +103,7 @@ export function render(page, area) {
   const v = page.view;
   const legal = page.myTurn ? page.legal : [];
   const wild = v.wild_rank;
-  page.ui.sheet = page.ui.sheet || {};
+  observe(page, v);
 
   area.append(h("div", { class: "info-line" },
     h("span", { id: "round" }, _("Round {n} of 11", { n: v.round })),
@@ -175,6 +196,18 @@ export function render(page, area) {
     }
   }
   area.append(handBox);
+
+  // how the last round ended: every hand at its best split
+  if (v.last_round) {
+    const last = v.last_round;
+    area.append(h("details", { class: "sheet-box", id: "last-round", open: v.round === last.round + 1 && v.phase === "draw" },
+      h("summary", {}, _("Round {n}: the hands", { n: last.round })),
+      ...last.melds_shown.map((shown, s) => h("div", {},
+        h("strong", {}, `${page.seatName(s)}: `),
+        ...shown.melds.map((m) => h("span", { class: "meld-text" }, m.map(cardText).join(" "))),
+        shown.deadwood.length ? h("span", { class: "muted" }, " " + _("deadwood {cards}", { cards: shown.deadwood.map(cardText).join(" ") })) : null,
+        ` = ${shown.penalty}`))));
+  }
 
   // the score sheet of the 11 rounds
   const seats = (page.table.seats || []).length || v.hand_sizes.length;

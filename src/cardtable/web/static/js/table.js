@@ -377,6 +377,8 @@ export class TablePage {
     if (v.is_terminal) {
       turn = _("Game over");
       cls += " over";
+    } else if (this.table.status === "waiting") {
+      turn = _("Waiting for players to sit down: share the invite links below.");
     } else if (this.myTurn) {
       turn = _("Your turn") + " — " + this.game.prompt(this);
       cls += " mine";

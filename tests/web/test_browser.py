@@ -319,7 +319,7 @@ def test_the_khmer_page_renders(browser: Any, server: str, shots: Path) -> None:
     # the Khmer font ships with the page and loads
     assert p.page.evaluate("document.fonts.check('16px \"Cardtable Khmer\"', 'ក')")
     p.page.goto(server + "/rules/threethirteen")
-    p.page.wait_for_selector("article.rules h2")
+    p.page.wait_for_selector("article.rules h3")
     assert "ពាក្យទូទៅ" in p.page.inner_text("article.rules")
     p.shot(shots, "rules-khmer")
     # the switch back to English is remembered

@@ -232,6 +232,13 @@ def test_a_three_thirteen_round_against_bots(browser: Any, server: str, shots: P
                 assert "%" in p.page.inner_text("#hint-text")
             if p.page.locator("#hand .group").count() and turns == 1:
                 p.shot(shots, "threethirteen-desktop")
+                # the player's own order: Shift+arrow moves the focused card
+                p.page.click("#order-toggle")
+                order = p.hand()
+                p.page.locator("#hand button.card").first.focus()
+                p.page.keyboard.press("Shift+ArrowRight")
+                assert p.hand() == [order[1], order[0], *order[2:]]
+                p.page.click("#order-toggle")
             threethirteen_move(p, take=turns % 4 == 1)
             turns += 1
         else:
@@ -251,6 +258,12 @@ def test_a_reload_keeps_the_seat_and_the_game(browser: Any, server: str, shots: 
     for _ in range(2):
         wait_until(lambda: p.my_turn, what="my turn")
         sequence_move(p)
+    wait_until(lambda: p.my_turn, what="my turn")
+    # a dropped connection comes back by itself, and the game goes on
+    p.page.evaluate("window.cardtable.table.socket.close()")
+    p.page.wait_for_selector(".conn.closed, .conn.connecting")
+    p.page.wait_for_selector(".conn.open")
+    sequence_move(p)
     wait_until(lambda: p.my_turn, what="my turn")
     hand, moves = p.hand(), p.moves_seen()
     p.page.reload()

@@ -97,12 +97,20 @@ export class TablePage {
       if (info && info.kind === "person" && !info.taken) this.showJoin(seat);
     }
     document.addEventListener("keydown", this.keys);
+    this.wake = () => {
+      if (!this.socket || this.socket.readyState > WebSocket.OPEN) this.reconnect(false);
+    };
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", this.wake);
+    window.cardtable = { table: this };   // for the browser tests and the curious
     this.connect();
   }
 
   close() {
     this.closed = true;
     document.removeEventListener("keydown", this.keys);
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
     clearInterval(this.pinger);
     clearTimeout(this.reconnectTimer);
     if (this.socket) this.socket.close();
@@ -148,11 +156,17 @@ export class TablePage {
     this.setConnection("connecting");
     socket.onopen = () => {
       this.retry = 0;
+      this.heard = Date.now();
       this.setConnection("open");
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
+      this.pinger = setInterval(() => {
+        // a connection that went quiet (a network gone without a close): start afresh
+        if (Date.now() - this.heard > 2.5 * PING_EVERY) this.reconnect(false);
+        else this.send({ type: "ping" });
+      }, PING_EVERY);
     };
     socket.onmessage = (message) => {
+      this.heard = Date.now();
       let data;
       try {
         data = JSON.parse(message.data);
@@ -179,6 +193,7 @@ export class TablePage {
     }
     const old = this.socket;
     this.socket = null;
+    clearInterval(this.pinger);
     if (old) old.close();
     clearTimeout(this.reconnectTimer);
     this.connect();

@@ -62,6 +62,9 @@ def test_the_static_files_ship() -> None:
 def test_arrange_splits_a_three_thirteen_hand() -> None:
     got = arrange_json("5H,6H,KS,9C,9D", "11")
     assert got == {"melds": [["9D", "9C", "KS"]], "deadwood": ["5H", "6H"], "penalty": 11}
+    # round 3 (fives wild): discarding the king leaves two melds, so it goes out
+    got = arrange_json("5H,6H,7H,9C,9D,9S,KD", "3", going_out="true")
+    assert got["penalty"] == 10 and got["going_out"] == ["KD"]
     with pytest.raises(ValueError, match="round"):
         arrange_json("5H", "twelve")
     with pytest.raises(ValueError):

@@ -8,7 +8,8 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
   common terms and the game's section (``RULES.md`` or ``RULES.km.md``);
 - ``GET /api/arrange?cards=7S,KS,...&round=5&aces=low&all_wild_melds=true&face_values=ten``:
   a Three Thirteen hand split into its best melds and deadwood
-  (``cardtable.threethirteen.arrange``): ``{"melds", "deadwood", "penalty"}``.
+  (``cardtable.threethirteen.arrange``): ``{"melds", "deadwood", "penalty"}``, and with
+  ``&going_out=true`` also ``"going_out"``: the cards whose discard goes out.
 
 FastAPI is imported only by :func:`router`; the package itself needs nothing.
 """
@@ -36,8 +37,12 @@ def _bool(name: str, text: str) -> bool:
 
 
 def arrange_json(cards: str, round: str, aces: str = "low", all_wild_melds: str = "true",
-                 face_values: str = "ten") -> dict[str, Any]:
-    """The /api/arrange answer; OptionsError / ValueError naming a bad input."""
+                 face_values: str = "ten", going_out: str = "false") -> dict[str, Any]:
+    """The /api/arrange answer; OptionsError / ValueError naming a bad input.
+
+    With ``going_out=true`` the answer also has ``"going_out"``: the cards whose discard
+    leaves a hand that melds entirely (3.6: discarding one of them goes out).
+    """
     from cardtable import OptionsError
     from cardtable.threethirteen import arrange
 
@@ -48,10 +53,19 @@ def arrange_json(cards: str, round: str, aces: str = "low", all_wild_melds: str 
         number = int(round)
     except ValueError:
         raise OptionsError(f"round must be a number from 1 to 11, not {round!r}") from None
-    melds, deadwood, penalty = arrange(names, number, aces=aces,
-                                       all_wild_melds=_bool("all_wild_melds", all_wild_melds),
+    wild_melds = _bool("all_wild_melds", all_wild_melds)
+    melds, deadwood, penalty = arrange(names, number, aces=aces, all_wild_melds=wild_melds,
                                        face_values=face_values)
-    return {"melds": melds, "deadwood": deadwood, "penalty": penalty}
+    out: dict[str, Any] = {"melds": melds, "deadwood": deadwood, "penalty": penalty}
+    if _bool("going_out", going_out):
+        out["going_out"] = []
+        for card in dict.fromkeys(names):
+            rest = list(names)
+            rest.remove(card)
+            if arrange(rest, number, aces=aces, all_wild_melds=wild_melds,
+                       face_values=face_values)[2] == 0:
+                out["going_out"].append(card)
+    return out
 
 
 def rules_json(game: str, lang: str = "en") -> dict[str, Any]:
@@ -76,9 +90,10 @@ def router() -> Any:
 
     @routes.get("/api/arrange", response_model=None)
     async def arrange(cards: str = "", round: str = "1", aces: str = "low",  # noqa: A002
-                      all_wild_melds: str = "true", face_values: str = "ten") -> Any:
+                      all_wild_melds: str = "true", face_values: str = "ten",
+                      going_out: str = "false") -> Any:
         try:
-            return arrange_json(cards, round, aces, all_wild_melds, face_values)
+            return arrange_json(cards, round, aces, all_wild_melds, face_values, going_out)
         except ValueError as exc:
             return refuse("options/bad", exc)
 

@@ -89,6 +89,7 @@ async function fetchArrangement(page, hand, key) {
   const params = new URLSearchParams({
     cards: hand.join(","), round: String(page.view.round), aces: o.aces || "low",
     all_wild_melds: String(o.all_wild_melds ?? true), face_values: o.face_values || "ten",
+    going_out: String(hand.length === page.view.deal_size + 1),
   });
   try {
     const got = await api("GET", `/api/arrange?${params}`);
@@ -156,6 +157,8 @@ export function render(page, area) {
       const move = `discard ${card}`;
       const ok = legal.includes(move);
       const hinted = page.hint && page.hint.move === move;
+      const got = page.ui.arranged;
+      const out = ok && got && got.key === arrangeKey(page, hand) && (got.going_out || []).includes(card);
       return h("button", {
         class: `card ${ok ? "playable" : ""} ${rankOf(card) === wild ? "wild" : ""} ${hinted ? "hinted" : ""}`,
         type: "button", "data-card": card, draggable: mode === "own" ? "true" : null,
@@ -164,7 +167,8 @@ export function render(page, area) {
         ondragstart: (e) => e.dataTransfer.setData("text/plain", card),
         ondragover: (e) => e.preventDefault(),
         ondrop: (e) => { e.preventDefault(); moveCard(page, hand, e.dataTransfer.getData("text/plain"), card); },
-      }, h("span", { html: cardSVG(card) }), rankOf(card) === wild ? h("span", { class: "tag" }, _("wild")) : null);
+      }, h("span", { html: cardSVG(card) }), rankOf(card) === wild ? h("span", { class: "tag" }, _("wild")) : null,
+      out ? h("span", { class: "tag out-tag" }, _("go out")) : null);
     };
     if (mode === "own") {
       const order = ownOrder(page, hand);
@@ -187,10 +191,11 @@ export function render(page, area) {
             h("small", { class: "group-label" }, _("Deadwood")), ...got.deadwood.map(cardButton)));
         }
         handBox.append(groups);
-        if (got.penalty !== null && got.penalty !== undefined) {
-          handBox.append(h("p", { class: "muted", id: "penalty" }, got.penalty === 0
-            ? _("All your cards meld: discard to go out.")
-            : _("Deadwood now: {n} points", { n: got.penalty })));
+        if ((got.going_out || []).length && page.myTurn && v.phase === "discard") {
+          handBox.append(h("p", { class: "going-out", id: "going-out" },
+            _("Discard a card marked “go out” and you go out!")));
+        } else if (got.penalty !== null && got.penalty !== undefined) {
+          handBox.append(h("p", { class: "muted", id: "penalty" }, _("Deadwood now: {n} points", { n: got.penalty })));
         }
       }
     }

@@ -36,6 +36,10 @@ class PositionError(CardtableError, ValueError):
     """An inconsistent ``setup`` position or ``state_from_dict`` input."""
 
 
+class NotYourTurnError(CardtableError, ValueError):
+    """A move (or a hint) asked for by a seat that is not the seat to act (cardtable.table)."""
+
+
 # ---------------------------------------------------------------- actions
 
 
@@ -111,6 +115,7 @@ def take_options(
 
 
 def check_int(name: str, value: Any, *, minimum: int | None = None,
+              maximum: int | None = None,
               allowed: Iterable[int] | None = None, none_ok: bool = False) -> int | None:
     """An integer option, checked; a bool is not an integer here."""
     if value is None and none_ok:
@@ -127,6 +132,8 @@ def check_int(name: str, value: Any, *, minimum: int | None = None,
             )
     if minimum is not None and value < minimum:
         raise OptionsError(f"option {name}={value} is too small; it must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise OptionsError(f"option {name}={value} is too large; it must be at most {maximum}")
     return value
 
 
@@ -143,6 +150,89 @@ def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
             f"{', '.join(map(repr, choices))}"
         )
     return str(value)
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game (everything but ``players``), as UIs and servers list it."""
+
+    name: str
+    #: the default; None means "derived from the other options" (Sequence teams, ...)
+    default: Any
+    #: "int" | "bool" | "choice"
+    kind: str
+    #: the allowed values of a "choice"
+    choices: tuple[Any, ...] = ()
+    #: bounds of an "int" (a game may narrow them further from the other options)
+    minimum: int | None = None
+    maximum: int | None = None
+    #: whether None is accepted
+    none_ok: bool = False
+    #: one English sentence for UIs
+    help: str = ""
+
+    def check(self, value: Any) -> Any:
+        """``value`` if it fits this spec, else an OptionsError naming the option."""
+        if value is None and self.none_ok:
+            return None
+        if self.kind == "int":
+            return check_int(self.name, value, minimum=self.minimum, maximum=self.maximum)
+        if self.kind == "bool":
+            return check_bool(self.name, value)
+        if self.kind == "choice":
+            if value not in self.choices or isinstance(value, bool):
+                raise OptionsError(
+                    f"option {self.name}={value!r} is not allowed; choose one of "
+                    f"{', '.join(map(repr, self.choices))}"
+                )
+            return value
+        raise AssertionError(f"unknown option kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A game declared once, at the top of its module: name, title, seats and options."""
+
+    #: the name ``new_game`` takes, e.g. "sequence"
+    name: str
+    #: the name shown to people, e.g. "Sequence"
+    title: str
+    #: the allowed player counts
+    players: tuple[int, ...]
+    default_players: int
+    #: every option except ``players``, in the order of ``game.options``
+    options: tuple[OptionSpec, ...]
+
+    def option(self, name: str) -> OptionSpec:
+        """The spec of option ``name`` (KeyError if the game has none)."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Every option with its default, ``players`` first."""
+        return {"players": self.default_players,
+                **{spec.name: spec.default for spec in self.options}}
+
+    def read_options(self, given: dict[str, Any], *,
+                     unchecked: Iterable[str] = ()) -> dict[str, Any]:
+        """``given`` checked against the specs, defaults filled in, ``players`` first.
+
+        Options named in ``unchecked`` are passed through (default filled in) for the
+        game to check itself, when what is allowed depends on the other options.
+        """
+        opts = take_options(self.name, given, self.defaults)
+        check_int("players", opts["players"], allowed=self.players)
+        skip = set(unchecked)
+        for spec in self.options:
+            if spec.name not in skip:
+                opts[spec.name] = spec.check(opts[spec.name])
+        return opts
 
 
 # ---------------------------------------------------------------- positions
@@ -230,6 +320,8 @@ class Game:
     """A game with its options fixed: a factory of states and the owner of the action table."""
 
     name: ClassVar[str]
+    #: the game's declaration (title, player counts, option specs)
+    declaration: ClassVar[Declaration]
     state_class: ClassVar[type[State]]
 
     options: dict[str, Any]
@@ -242,6 +334,15 @@ class Game:
     @property
     def num_distinct_actions(self) -> int:
         return len(self.actions)
+
+    @property
+    def num_teams(self) -> int:
+        """How many teams play; each seat is its own team unless the game says otherwise."""
+        return self.num_players
+
+    def team_of(self, seat: int) -> int:
+        """The team ``seat`` plays for, 0..num_teams-1."""
+        return seat
 
     def deal(self, seed: int | None = None) -> State:
         """A whole match or game from its first deal; ``seed=None`` picks a fresh seed.
@@ -353,9 +454,13 @@ class State:
         raise NotImplementedError
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as plain JSON-ready data (None: a spectator, who sees
+        no hidden card); each game documents its keys."""
         raise NotImplementedError
 
     def resample(self, seat: int, rng: random.Random) -> State:
+        """A copy in which every card ``seat`` cannot see is dealt afresh with ``rng``,
+        consistent with what the seat knows: a determinization for search."""
         raise NotImplementedError
 
     def _all_cards(self) -> list[int]:

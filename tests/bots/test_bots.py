@@ -152,6 +152,13 @@ def test_arena_mirrors_deals_and_is_reproducible() -> None:
     assert run(tasks) == run(plan("sequence", {}, ["heuristic", "random"], 4, seed=3), workers=2)
 
 
+def test_arena_results_for_a_seed_stay_the_same() -> None:
+    # games played before the arena went through cardtable.table.Table: same seed, same games
+    results = run(plan("sequence", {"players": 2}, ["heuristic", "random"], 6, seed=9))
+    assert [(r.winners, r.actions) for r in results] == [
+        ((0,), 78), ((1,), 72), ((0,), 31), ((1,), 42), ((0,), 59), ((1,), 58)]
+
+
 def test_arena_team_lineups_follow_teams() -> None:
     tasks = plan("sequence", {"players": 6, "teams": 3}, ["heuristic", "random"], 2, seed=1)
     assert tasks[0].lineup == ("heuristic", "random", "heuristic", "heuristic", "random",

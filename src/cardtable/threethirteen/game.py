@@ -23,14 +23,15 @@ from cardtable.cards import (
 )
 from cardtable.core import (
     Action,
+    Declaration,
     Game,
     IllegalActionError,
     OptionsError,
+    OptionSpec,
     PositionError,
     State,
     check_bool,
     check_card_supply,
-    check_choice,
     check_int,
     check_seat,
     missing_cards,
@@ -38,26 +39,71 @@ from cardtable.core import (
     position_cards,
     position_seat,
     restore_base,
-    take_options,
     unknown_keys,
 )
 from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
 
+#: the game, declared once (RULES 3.1, 3.5, 3.7, 3.8)
+DECLARATION = Declaration(
+    name="threethirteen",
+    title="Three Thirteen",
+    players=tuple(range(2, 13)),  # 3.1 ruling: 2 to 12 players
+    default_players=2,
+    options=(
+        OptionSpec("aces", "low", "choice", choices=("low", "both"),
+                   help="Aces are low only, or low or high in a run (an unmelded ace "
+                        "then costs 15)."),
+        OptionSpec("face_values", "ten", "choice", choices=("ten", "counting"),
+                   help="Unmelded jacks, queens and kings cost 10, or 11, 12 and 13."),
+        OptionSpec("all_wild_melds", True, "bool",
+                   help="A meld may consist of wild cards only."),
+        OptionSpec("decks", None, "int", minimum=1, maximum=4, none_ok=True,
+                   help="How many 52-card decks to play with (default: 1 for 2 players, 2 "
+                        "for 3-5, 3 for 6-8, 4 for 9-12; at least enough for round 11)."),
+    ),
+)
+
 ROUNDS = 11
-PLAYERS = range(2, 9)
+MAX_DECKS = 4  # 3.1 ruling: option decks goes up to 4
 
 # The fixed action space: draw, take, then one discard per card.
 DRAW, TAKE, DISCARD = 0, 1, 2
 ACTIONS = (Action(DRAW, "draw"), Action(TAKE, "take"),
            *(Action(DISCARD + c, f"discard {CARD_NAMES[c]}") for c in range(NUM_CARDS)))
 
-DEFAULTS: dict[str, Any] = {"players": 2, "aces": "low", "face_values": "ten",
-                            "all_wild_melds": True}
+DEFAULTS: dict[str, Any] = DECLARATION.defaults
 
 
 def decks_for(players: int) -> int:
-    """3.1 ruling: one deck for 2 players, two for 3-5, three for 6-8."""
-    return 1 if players == 2 else 2 if players <= 5 else 3
+    """3.1 ruling: by default one deck for 2 players, two for 3-5, three for 6-8, four for 9-12."""
+    return 1 if players == 2 else 2 if players <= 5 else 3 if players <= 8 else 4
+
+
+def fewest_decks(players: int) -> int:
+    """3.1 ruling: the fewest decks that hold round 11's deal and first discard.
+
+    That is the least ``decks`` with 52 x decks >= 13 x players + 1.
+    """
+    return -(-(deal_size(ROUNDS) * players + 1) // NUM_CARDS)
+
+
+def check_decks(value: Any, players: int) -> int | None:
+    """Option ``decks`` (3.1): None (the default count) or an integer from the fewest to 4."""
+    low = fewest_decks(players)
+    allowed = (str(MAX_DECKS) if low == MAX_DECKS else f"{low} or {MAX_DECKS}"
+               if low == MAX_DECKS - 1 else f"{low} to {MAX_DECKS}")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise OptionsError(
+            f"option decks must be an integer ({allowed} with {players} players) or None "
+            f"(the default: {decks_for(players)}), not {value!r}")
+    if value is not None and not low <= value <= MAX_DECKS:
+        why = (f"{players} players need at least {low} deck{'s' if low > 1 else ''} for "
+               f"round 11's deal of 13 cards each and the first discard"
+               if value < low else f"at most {MAX_DECKS} decks are allowed")
+        raise OptionsError(
+            f"option decks={value} is not allowed: {why}; with {players} players choose "
+            f"{allowed}, or None for the default ({decks_for(players)})")
+    return value
 
 
 def deal_size(round_: int) -> int:
@@ -73,21 +119,20 @@ def wild_rank(round_: int) -> int:
 class ThreeThirteenGame(Game):
     """Three Thirteen with its options checked (RULES 3.1, 3.5, 3.7, 3.8)."""
 
-    name = "threethirteen"
+    declaration = DECLARATION
+    name = DECLARATION.name
     actions = ACTIONS
 
     def __init__(self, **options: Any) -> None:
-        opts = take_options(self.name, options, DEFAULTS)
-        players = check_int("players", opts["players"], allowed=PLAYERS)
-        assert players is not None
-        self.options = {
-            "players": players,
-            "aces": check_choice("aces", opts["aces"], ("low", "both")),
-            "face_values": check_choice("face_values", opts["face_values"], ("ten", "counting")),
-            "all_wild_melds": check_bool("all_wild_melds", opts["all_wild_melds"]),
-        }
+        opts = DECLARATION.read_options(options, unchecked=("decks",))
+        players: int = opts["players"]
+        # Reading of API.md's "defaults filled in" for 3.1's "decks (default none = those
+        # numbers)": options["decks"] holds the value given, None when left at the default
+        # (so a record replays the same options); self.decks is the number of decks in use.
+        decks = opts["decks"] = check_decks(opts["decks"], players)
+        self.options = opts
         self.num_players = players
-        self.decks = decks_for(players)
+        self.decks: int = decks_for(players) if decks is None else decks
         self.all_wild_melds: bool = self.options["all_wild_melds"]
         self.solver: MeldSolver = solver(self.options["aces"], self.options["face_values"])
 
@@ -431,6 +476,7 @@ class ThreeThirteenState(State):
             "top_discard": card_name(self.discard[-1]) if self.discard else None,
             "round": self.round,
             "deal_size": deal_size(self.round),
+            "decks": self.game.decks,
             "wild_rank": RANKS[self.wild],
             "dealer": self.dealer,
             "current_player": self.current_player,

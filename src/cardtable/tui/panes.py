@@ -7,7 +7,6 @@ business, so a pane holds no rule of its game.
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any, ClassVar
 
@@ -17,14 +16,9 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
 
-from cardtable.tui.look import GOLD, PAPER, card_face, card_text, seat_colour
-
-# game name -> module whose PANE is the game's pane class
-PANES = {
-    "sequence": "cardtable.tui.sequence",
-    "drawbridge": "cardtable.tui.drawbridge",
-    "threethirteen": "cardtable.tui.threethirteen",
-}
+import cardtable
+from cardtable.cards import card_name, parse_card
+from cardtable.tui.look import GOLD, PAPER, card_face, card_text, seat_colour, spell
 
 
 class GamePane(Widget, can_focus=True):
@@ -50,6 +44,8 @@ class GamePane(Widget, can_focus=True):
         self.legal: list[str] = []
         self.active = False
         self.note = ""
+        #: the move a hint pointed at, which Enter plays until the player looks elsewhere
+        self.hinted: str | None = None
         self.player_names: list[str] = []
         self.options: dict[str, Any] = {}
 
@@ -69,12 +65,35 @@ class GamePane(Widget, can_focus=True):
         self.post_message(self.Chosen(notation))
 
     def suggest(self, notation: str) -> None:
-        """Point at a move (a hint) without playing it."""
-        self.note = f"hint: {notation}"
+        """Point at a move (a hint) without playing it; Enter plays it."""
+        self.note = f"hint: {spell(notation)}"
+        self.hinted = notation
         self.refresh()
+
+    def forget_hint(self) -> None:
+        """The player looked elsewhere, or a move was made: the hint is gone."""
+        self.note, self.hinted = "", None
+        self.refresh()
+
+    def card_of(self, notation: str) -> str | None:
+        """The card of the hand a typed move plays (``"KH a1"`` -> ``"KH"``), if any: the
+        table says first when the player does not hold it."""
+        return None
+
+    def interlude(self) -> Text | None:
+        """Something to show over the table before play goes on (a round's scoring), once."""
+        return None
+
+    def news(self) -> str:
+        """What the last move did that the log should say (a trick won), or ``""``."""
+        return ""
 
     def seat_colour(self, seat: int) -> str:
         return seat_colour(seat)
+
+    def seat_mark(self, seat: int) -> str:
+        """The mark beside a seat's name, in its colour (Sequence: the team's chip)."""
+        return "●"
 
     def seat_note(self, seat: int) -> str:
         """Something public about a seat for the seats panel (a top discard, tricks won)."""
@@ -85,15 +104,23 @@ class GamePane(Widget, can_focus=True):
         return Text(f"stock {self.view.get('stock_size', 0)}")
 
 
+def held_card(word: str) -> str | None:
+    """``word`` as a card in notation (``"10h"`` -> ``"TH"``), or None if it is no card."""
+    try:
+        return card_name(parse_card(word))
+    except ValueError:
+        return None
+
+
 def pane_for(game: str) -> GamePane:
     """The game's own pane, or the plain one."""
-    module = PANES.get(game)
-    if module is not None:
-        try:
-            cls: type[GamePane] = importlib.import_module(module).PANE
-            return cls(id="pane")
-        except ImportError:
-            pass
+    try:  # cardtable.tui.<game> defines PANE
+        module = cardtable.game_adapter(game, "cardtable.tui")
+    except (ImportError, cardtable.OptionsError):
+        module = None
+    if module is not None and hasattr(module, "PANE"):
+        cls: type[GamePane] = module.PANE
+        return cls(id="pane")
     return PlainPane(id="pane")
 
 
@@ -176,7 +203,9 @@ class PlainPane(GamePane):
             self.refresh()
 
     def action_play(self) -> None:
-        if self.active and self.legal:
+        if self.active and self.hinted:
+            self.choose(self.hinted)
+        elif self.active and self.legal:
             self.choose(self.legal[self.cursor])
 
     def on_click(self, event: events.Click) -> None:

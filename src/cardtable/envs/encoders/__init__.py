@@ -8,31 +8,25 @@ fast ``encode`` that reads the state's public fields directly; the tests check
 that both give the same tensor, and that resampling what the seat cannot see
 never changes it.
 
->>> import cardtable
->>> from cardtable.envs.encoders import encoder_for
->>> state = cardtable.new_game("sequence").deal(seed=1)
->>> enc = encoder_for(state.game)
->>> enc.encode(state, 0).shape == (enc.size,)
-True
+Examples:
+    >>> import cardtable
+    >>> from cardtable.envs.encoders import encoder_for
+    >>> state = cardtable.new_game("sequence").deal(seed=1)
+    >>> enc = encoder_for(state.game)
+    >>> enc.encode(state, 0).shape == (enc.size,)
+    True
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+import cardtable
 from cardtable.core import Game, State
-
-# game name -> module defining ENCODER, the game's Encoder subclass
-_ENCODERS = {
-    "drawbridge": "cardtable.envs.encoders.drawbridge",
-    "sequence": "cardtable.envs.encoders.sequence",
-    "threethirteen": "cardtable.envs.encoders.threethirteen",
-}
 
 
 @dataclass(frozen=True)
@@ -127,10 +121,10 @@ class Encoder:
 
 def encoder_for(game: Game) -> Encoder:
     """The encoder of ``game`` (a ``cardtable.Game`` with its options)."""
-    module = _ENCODERS.get(game.name)
+    module = cardtable.game_adapter(game.name, __name__)  # cardtable.envs.encoders.<game>
     if module is None:
         raise ValueError(f"no observation encoder for {game.name} yet")
-    cls: type[Encoder] = importlib.import_module(module).ENCODER
+    cls: type[Encoder] = module.ENCODER
     return cls(game)
 
 

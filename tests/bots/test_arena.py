@@ -112,6 +112,8 @@ def test_batches_give_the_games_of_single_tasks() -> None:
     long = plan("sequence", {}, "heuristic,random", 2000, seed=5)
     assert arena.batch_size(long, 2) == arena.MAX_BATCH
     assert arena.batch_size(plan("sequence", {}, "heuristic,ismcts", 2000, seed=5), 2) == 1
+    # the searching bot meets the others only in the last pairs: still one game a task
+    assert arena.batch_size(plan("sequence", {}, "heuristic,random,ismcts", 900, seed=5), 2) == 1
 
 
 def test_unknown_executor_is_a_clear_error() -> None:

@@ -121,8 +121,17 @@ def _dask(spec: str, workers: int) -> Iterator[Running]:
             raise OptionsError(f"no Dask scheduler answers at {address} ({exc})") from None
     executor = client.get_executor(pure=False)
     parallelism = max(1, sum(client.nthreads().values()))
+    # our own cluster's workers may be deep in a search: end them rather than wait
+    pids = list(client.run(os.getpid).values()) if cluster is not None else []
+
+    def stop() -> None:
+        executor.shutdown(wait=False)
+        for pid in pids:
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
     try:
-        yield Running(spec, executor, parallelism, lambda: executor.shutdown(wait=False))
+        yield Running(spec, executor, parallelism, stop)
     finally:
         executor.shutdown(wait=False)
         client.close()

@@ -156,6 +156,17 @@ def test_dask_and_ray_with_two_workers_give_the_process_pools_table(executor: st
         arena.standings(pooled, bots)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("executor", ["local", "dask", "ray"])
+def test_a_bot_failing_on_a_worker_is_a_one_line_error(executor: str) -> None:
+    task = plan("sequence", {}, "heuristic,random", 2, seed=1)[0]
+    bad = BotSpec("heuristic", "ismcts", None, (("iterations", 0),))  # passes no check
+    broken = arena.Task(**{**task.__dict__, "bots": (bad, task.bots[1])})
+    with pytest.raises(OptionsError, match="iterations") as info:
+        run([broken], workers=2, executor=executor)
+    assert "on a worker at" in str(info.value) and "\n" not in str(info.value)
+
+
 # ---------------------------------------------------------------- results files and resume
 
 

@@ -454,9 +454,13 @@ class State:
         raise NotImplementedError
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as plain JSON-ready data (None: a spectator, who sees
+        no hidden card); each game documents its keys."""
         raise NotImplementedError
 
     def resample(self, seat: int, rng: random.Random) -> State:
+        """A copy in which every card ``seat`` cannot see is dealt afresh with ``rng``,
+        consistent with what the seat knows: a determinization for search."""
         raise NotImplementedError
 
     def _all_cards(self) -> list[int]:

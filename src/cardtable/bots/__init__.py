@@ -1,9 +1,10 @@
 """Bots that play any cardtable game, and hints for the UIs.
 
->>> import cardtable, cardtable.bots
->>> state = cardtable.new_game("sequence").deal(seed=1)
->>> bot = cardtable.bots.make("heuristic", seed=1)
->>> state.apply(bot.choose(state))
+Examples:
+    >>> import cardtable, cardtable.bots
+    >>> state = cardtable.new_game("sequence").deal(seed=1)
+    >>> bot = cardtable.bots.make("heuristic", seed=1)
+    >>> state.apply(bot.choose(state))
 """
 
 from __future__ import annotations

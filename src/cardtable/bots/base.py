@@ -19,9 +19,13 @@ class Bot(Protocol):
     ``state.legal_actions()`` and ``state.resample(seat, rng)``.
     """
 
-    def choose(self, state: State) -> Action: ...
+    def choose(self, state: State) -> Action:
+        """A legal action for the seat to move in ``state`` (which it does not change)."""
+        ...
 
-    def reset(self) -> None: ...
+    def reset(self) -> None:
+        """Forget what was learnt and restart the bot's random numbers from its seed."""
+        ...
 
 
 class RandomBot:
@@ -32,12 +36,14 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
+        """Any legal action, each as likely."""
         legal = state.legal_actions()
         if not legal:
             raise IllegalActionError("the game is over: there is no move to choose")
         return self.rng.choice(legal)
 
     def reset(self) -> None:
+        """Restart the random numbers from the seed."""
         self.rng = random.Random(self.seed)
 
 
@@ -90,6 +96,7 @@ class HeuristicBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
+        """The legal action the game's heuristic scores best for the seat to move."""
         seat = state.current_player
         if seat is None:
             raise IllegalActionError("the game is over: there is no move to choose")
@@ -98,6 +105,7 @@ class HeuristicBot:
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
 
     def reset(self) -> None:
+        """Restart the tie-breaking random numbers from the seed."""
         self.rng = random.Random(self.seed)
 
 

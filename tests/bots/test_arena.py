@@ -256,6 +256,7 @@ def test_the_command_labels_bots_and_resumes_a_cut_arena(tmp_path: Path) -> None
     straight = _arena(*args, "--out", str(path))
     assert straight.exit_code == 0, straight.output
     report = json.loads(straight.stdout)
+    assert straight.stderr == ""  # no progress bar when stderr is not a terminal
     assert report["bots"] == ["heuristic", "quick"] and report["games"] == 6
     assert report["pairs"][0]["bot"] == "heuristic" and report["pairs"][0]["deals"] == 3
     lines = path.read_text().splitlines()

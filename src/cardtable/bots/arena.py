@@ -35,8 +35,9 @@ from cardtable.bots.specs import BotSpec, check, parse_list
 from cardtable.core import OptionsError
 from cardtable.table import Seat, Table
 
-__all__ = ["GameResult", "Task", "outcome", "plan", "play", "play_batch", "run", "standings",
-           "stream", "wilson_interval"]
+__all__ = ["BotStanding", "GameResult", "PairStanding", "ResultsFile", "Task", "outcome",
+           "pairs", "plan", "play", "play_batch", "read_results", "run", "standings", "stream",
+           "table", "wilson_interval"]
 
 #: the most games in one task (a heuristic game takes milliseconds)
 MAX_BATCH = 50
@@ -62,6 +63,10 @@ class Task:
 
 @dataclass(frozen=True)
 class GameResult:
+    """How one game of the arena ended: its task's index and deal, who sat where (bot
+    labels), the winning seats, the scores, the moves made and whether the game ended
+    (False: stopped by ``max_actions``, a draw)."""
+
     index: int
     lineup: tuple[str, ...]
     winners: tuple[int, ...]
@@ -189,6 +194,7 @@ def header(game: str, options: dict[str, Any], specs: Sequence[BotSpec], games: 
 
 
 def result_from_json(data: dict[str, Any]) -> GameResult:
+    """A GameResult from its line in a results file."""
     return GameResult(data["index"], tuple(data["lineup"]), tuple(data["winners"]),
                       tuple(data["scores"]), data["actions"], data["finished"], data["deal"])
 
@@ -377,4 +383,5 @@ def table(rows: list[BotStanding], pair_rows: Sequence[PairStanding] = ()) -> st
 
 
 def as_json(rows: Sequence[BotStanding | PairStanding]) -> list[dict[str, Any]]:
+    """Standings as plain dicts, for --json and --csv."""
     return [asdict(r) for r in rows]

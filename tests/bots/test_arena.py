@@ -313,3 +313,13 @@ def test_ctrl_c_stops_at_once_and_keeps_the_finished_games(tmp_path: Path) -> No
     assert process.returncode == 130 and "--resume" in err and "Traceback" not in err
     head, results = read_results(path)
     assert head["tasks"] == 20 and 1 <= len(results) < 20
+
+
+@pytest.mark.slow
+def test_the_command_on_dask_prints_the_process_pools_standings() -> None:
+    args = ["--bots", "heuristic,random,quick=ismcts:iterations=5", "--games", "2",
+            "--seed", "6", "--max-actions", "150", "--workers", "2", "--json"]
+    local = _arena(*args)
+    dask = _arena(*args, "--executor", "dask")
+    assert local.exit_code == dask.exit_code == 0, dask.output
+    assert json.loads(dask.stdout) == json.loads(local.stdout)

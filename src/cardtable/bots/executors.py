@@ -163,8 +163,9 @@ class RayExecutor(Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         refs, self._refs = self._refs, []
-        if cancel_futures or not wait:
-            for ref in refs:
+        if refs and (cancel_futures or not wait):
+            _, pending = self._ray.wait(refs, num_returns=len(refs), timeout=0)
+            for ref in pending:
                 with suppress(Exception):  # already finished or gone: nothing to stop
                     self._ray.cancel(ref, force=True)
         elif refs:

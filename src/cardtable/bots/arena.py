@@ -127,7 +127,7 @@ def batch_size(tasks: Sequence[Task], parallelism: int) -> int:
     """Games per task: one when a bot searches (a game may take minutes, and Ctrl-C keeps
     only whole tasks); else enough to make scheduling cheap while every worker still gets
     several tasks (at most MAX_BATCH)."""
-    if any(spec.searches for task in tasks[:1] for spec in task.bots) or not tasks:
+    if not tasks or any(spec.searches for spec in {s for t in tasks for s in t.bots}):
         return 1
     return max(1, min(MAX_BATCH, math.ceil(len(tasks) / (8 * max(1, parallelism)))))
 

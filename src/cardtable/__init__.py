@@ -9,14 +9,18 @@
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any
 
 from cardtable.core import (
     Action,
     CardtableError,
+    Declaration,
     Game,
     IllegalActionError,
+    NotYourTurnError,
     OptionsError,
+    OptionSpec,
     PositionError,
     State,
 )
@@ -24,11 +28,16 @@ from cardtable.core import (
 __all__ = [
     "Action",
     "CardtableError",
+    "Declaration",
     "Game",
     "IllegalActionError",
+    "NotYourTurnError",
+    "OptionSpec",
     "OptionsError",
     "PositionError",
     "State",
+    "declaration",
+    "declarations",
     "game_names",
     "new_game",
     "state_from_dict",
@@ -36,25 +45,59 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-# game name -> module defining GAME_CLASS; a game plugs in by adding a line here.
-_GAMES = {
-    "drawbridge": "cardtable.drawbridge",
-    "sequence": "cardtable.sequence",
-    "threethirteen": "cardtable.threethirteen",
-}
+# The modules of the games: each declares itself (DECLARATION) and its Game class
+# (GAME_CLASS); a game plugs in by adding its module here. Everything keyed by game
+# name (bots, encoders, panes, titles...) reads the declarations.
+_GAME_MODULES = ("cardtable.drawbridge", "cardtable.sequence", "cardtable.threethirteen")
+_CLASSES: dict[str, type[Game]] = {}
+
+
+def _classes() -> dict[str, type[Game]]:
+    if not _CLASSES:
+        for path in _GAME_MODULES:
+            cls: type[Game] = importlib.import_module(path).GAME_CLASS
+            _CLASSES[cls.declaration.name] = cls
+    return _CLASSES
 
 
 def game_names() -> list[str]:
     """The names of every game, sorted."""
-    return sorted(_GAMES)
+    return sorted(_classes())
+
+
+def declarations() -> list[Declaration]:
+    """Every game's declaration, sorted by name."""
+    return [cls.declaration for _, cls in sorted(_classes().items())]
+
+
+def declaration(name: str) -> Declaration:
+    """The declaration of game ``name``: title, player counts, options with defaults."""
+    return _game_class(name).declaration
+
+
+def game_adapter(name: str, package: str) -> ModuleType | None:
+    """The module ``package.<name>`` adapting game ``name`` to a higher layer, if it has one.
+
+    One convention instead of one registry per layer: the heuristic of a game lives in
+    ``cardtable.bots.<name>``, its encoder in ``cardtable.envs.encoders.<name>``, its
+    terminal pane in ``cardtable.tui.<name>``. None when the game has no such module;
+    OptionsError for an unknown game.
+    """
+    _game_class(name)
+    path = f"{package}.{name}"
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError as exc:
+        if exc.name != path:
+            raise
+        return None
 
 
 def _game_class(name: Any) -> type[Game]:
-    if not isinstance(name, str) or name not in _GAMES:
+    classes = _classes()
+    if not isinstance(name, str) or name not in classes:
         raise OptionsError(f"unknown game {name!r}; the games are {', '.join(game_names())}")
-    module = importlib.import_module(_GAMES[name])
-    cls: type[Game] = module.GAME_CLASS
-    return cls
+    return classes[name]
 
 
 def new_game(name: str, **options: Any) -> Game:

@@ -7,11 +7,13 @@ A game module subclasses :class:`Game` and :class:`State` and fills in the
 
 from __future__ import annotations
 
+import operator
 import random
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, SupportsIndex, TypeVar
 
 from cardtable.cards import NUM_CARDS, card_name, parse_card
 
@@ -32,6 +34,10 @@ class OptionsError(CardtableError, ValueError):
 
 class PositionError(CardtableError, ValueError):
     """An inconsistent ``setup`` position or ``state_from_dict`` input."""
+
+
+class NotYourTurnError(CardtableError, ValueError):
+    """A move (or a hint) asked for by a seat that is not the seat to act (cardtable.table)."""
 
 
 # ---------------------------------------------------------------- actions
@@ -99,6 +105,7 @@ def take_options(
 
 
 def check_int(name: str, value: Any, *, minimum: int | None = None,
+              maximum: int | None = None,
               allowed: Iterable[int] | None = None, none_ok: bool = False) -> int | None:
     """An integer option, checked; a bool is not an integer here."""
     if value is None and none_ok:
@@ -115,6 +122,8 @@ def check_int(name: str, value: Any, *, minimum: int | None = None,
             )
     if minimum is not None and value < minimum:
         raise OptionsError(f"option {name}={value} is too small; it must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise OptionsError(f"option {name}={value} is too large; it must be at most {maximum}")
     return value
 
 
@@ -131,6 +140,89 @@ def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
             f"{', '.join(map(repr, choices))}"
         )
     return str(value)
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game (everything but ``players``), as UIs and servers list it."""
+
+    name: str
+    #: the default; None means "derived from the other options" (Sequence teams, ...)
+    default: Any
+    #: "int" | "bool" | "choice"
+    kind: str
+    #: the allowed values of a "choice"
+    choices: tuple[Any, ...] = ()
+    #: bounds of an "int" (a game may narrow them further from the other options)
+    minimum: int | None = None
+    maximum: int | None = None
+    #: whether None is accepted
+    none_ok: bool = False
+    #: one English sentence for UIs
+    help: str = ""
+
+    def check(self, value: Any) -> Any:
+        """``value`` if it fits this spec, else an OptionsError naming the option."""
+        if value is None and self.none_ok:
+            return None
+        if self.kind == "int":
+            return check_int(self.name, value, minimum=self.minimum, maximum=self.maximum)
+        if self.kind == "bool":
+            return check_bool(self.name, value)
+        if self.kind == "choice":
+            if value not in self.choices or isinstance(value, bool):
+                raise OptionsError(
+                    f"option {self.name}={value!r} is not allowed; choose one of "
+                    f"{', '.join(map(repr, self.choices))}"
+                )
+            return value
+        raise AssertionError(f"unknown option kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A game declared once, at the top of its module: name, title, seats and options."""
+
+    #: the name ``new_game`` takes, e.g. "sequence"
+    name: str
+    #: the name shown to people, e.g. "Sequence"
+    title: str
+    #: the allowed player counts
+    players: tuple[int, ...]
+    default_players: int
+    #: every option except ``players``, in the order of ``game.options``
+    options: tuple[OptionSpec, ...]
+
+    def option(self, name: str) -> OptionSpec:
+        """The spec of option ``name`` (KeyError if the game has none)."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Every option with its default, ``players`` first."""
+        return {"players": self.default_players,
+                **{spec.name: spec.default for spec in self.options}}
+
+    def read_options(self, given: dict[str, Any], *,
+                     unchecked: Iterable[str] = ()) -> dict[str, Any]:
+        """``given`` checked against the specs, defaults filled in, ``players`` first.
+
+        Options named in ``unchecked`` are passed through (default filled in) for the
+        game to check itself, when what is allowed depends on the other options.
+        """
+        opts = take_options(self.name, given, self.defaults)
+        check_int("players", opts["players"], allowed=self.players)
+        skip = set(unchecked)
+        for spec in self.options:
+            if spec.name not in skip:
+                opts[spec.name] = spec.check(opts[spec.name])
+        return opts
 
 
 # ---------------------------------------------------------------- positions
@@ -158,9 +250,9 @@ def position_seat(what: str, value: Any, num_players: int) -> int:
 
 
 def check_seat(seat: Any, num_players: int) -> int:
-    """A seat argument of ``view`` or ``resample``: 0..n-1 (ValueError otherwise)."""
+    """A seat argument of ``view`` or ``resample``: 0..n-1 (OptionsError otherwise)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
-        raise ValueError(
+        raise OptionsError(
             f"seat must be 0..{num_players - 1} (None for a spectator's view), not {seat!r}")
     return seat
 
@@ -197,10 +289,29 @@ def unknown_keys(game: str, position: dict[str, Any], keys: Iterable[str]) -> No
 S = TypeVar("S", bound="State")
 
 
+def action_id(value: Any, size: int) -> int:
+    """An action id in 0..size-1 from an int or an integer-like value (``numpy.int64``);
+    IllegalActionError for anything else, a bool and a float included."""
+    if type(value) is not int:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            value = operator.index(value)  # numpy.bool is refused here too
+        except TypeError:
+            raise IllegalActionError(
+                f"{value!r} is not an action: give an Action, its notation or its id"
+            ) from None
+    if not 0 <= value < size:
+        raise IllegalActionError(f"action id {value} is out of range 0..{size - 1}")
+    return value
+
+
 class Game:
     """A game with its options fixed: a factory of states and the owner of the action table."""
 
     name: ClassVar[str]
+    #: the game's declaration (title, player counts, option specs)
+    declaration: ClassVar[Declaration]
     state_class: ClassVar[type[State]]
 
     options: dict[str, Any]
@@ -213,6 +324,15 @@ class Game:
     @property
     def num_distinct_actions(self) -> int:
         return len(self.actions)
+
+    @property
+    def num_teams(self) -> int:
+        """How many teams play; each seat is its own team unless the game says otherwise."""
+        return self.num_players
+
+    def team_of(self, seat: int) -> int:
+        """The team ``seat`` plays for, 0..num_teams-1."""
+        return seat
 
     def deal(self, seed: int | None = None) -> State:
         """A whole match or game from its first deal; ``seed=None`` picks a fresh seed.
@@ -242,6 +362,16 @@ class Game:
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"cardtable.new_game({self.name!r}, {opts})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """A game pickles as its name and options (its tables and caches are rebuilt)."""
+        return _game_from_pickle, (self.name, dict(self.options))
+
+
+def _game_from_pickle(name: str, options: dict[str, Any]) -> Game:
+    import cardtable  # the registry imports the game modules, which import this one
+
+    return cardtable.new_game(name, **options)
 
 
 class State:
@@ -340,25 +470,23 @@ class State:
             raise IllegalActionError(f"{text!r} is not move notation")
         return self.game.actions[self._parse(text)]
 
-    def apply(self, action: Action | str | int) -> None:
-        """Play ``action``: an Action, its notation or its id; refused ones change nothing."""
+    def apply(self, action: Action | str | SupportsIndex) -> None:
+        """Play ``action``: an Action, its notation or its id; refused ones change nothing.
+
+        An id is anything ``operator.index`` takes (an int, ``numpy.int64`` ...), but not a
+        bool.
+        """
         table = self.game.actions
         if type(action) is Action:
             a = action
             if not (0 <= a.id < len(table) and table[a.id].notation == a.notation):
                 raise IllegalActionError(f"{a!r} is not an action of {self.game.name}")
+        elif type(action) is int and 0 <= action < len(table):
+            a = table[action]
         elif isinstance(action, str):
             a = self.parse_action(action)
-        elif isinstance(action, int) and not isinstance(action, bool):
-            if not 0 <= action < len(table):
-                raise IllegalActionError(
-                    f"action id {action} is out of range 0..{len(table) - 1}"
-                )
-            a = table[action]
         else:
-            raise IllegalActionError(
-                f"{action!r} is not an action: give an Action, its notation or its id"
-            )
+            a = table[action_id(action, len(table))]
         seat = self.current_player
         if seat is None:
             raise IllegalActionError(f"{a}: the game is over")
@@ -384,7 +512,7 @@ class State:
         self._clone_into(new)
         return new
 
-    def after(self: S, action: Action | str | int) -> S:
+    def after(self: S, action: Action | str | SupportsIndex) -> S:
         """A new state with ``action`` played; this one is untouched."""
         new = self.clone()
         new.apply(action)
@@ -411,7 +539,22 @@ class State:
             "rng": rng_to_json(self._rng),
         }
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickles: every field but the caches (rebuilt on demand), the history as
+        two bytes per seat and per action id."""
+        fields = self.__dict__.copy()
+        fields["_legal"] = fields["_legal_ids"] = None
+        fields["history"] = array("H", [x for seat, a in self.history for x in (seat, a.id)])
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        packed = fields["history"]
+        table = fields["game"].actions
+        fields["history"] = [(packed[i], table[packed[i + 1]]) for i in range(0, len(packed), 2)]
+        self.__dict__.update(fields)
+
     def __repr__(self) -> str:
+        """Public facts only: no card of the state shows (logs must not leak hands)."""
         turn = "over" if self.is_terminal else f"seat {self.current_player} to act"
         return f"<{type(self).__name__} {self.game.name}, {turn}, {len(self.history)} actions>"
 

@@ -60,7 +60,7 @@ def draw_and_discard_it(state: ThreeThirteenState) -> None:
 
 def test_default_options() -> None:
     assert game().options == {"players": 2, "aces": "low", "face_values": "ten",
-                              "all_wild_melds": True}
+                              "all_wild_melds": True, "decks": None}
 
 
 @pytest.mark.parametrize("options", [

@@ -13,7 +13,7 @@ from typing import Any
 
 from cardtable.bots.base import Bot, HeuristicBot, RandomBot, check_budget
 from cardtable.bots.ismcts import ISMCTSBot, SearchResult
-from cardtable.core import Action, OptionsError, State
+from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 __all__ = ["KINDS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "RandomBot", "hint", "make"]
 
@@ -46,14 +46,19 @@ class Hint:
     action: Action
     win_probability: float
 
+    @property
+    def notation(self) -> str:
+        """The move in notation."""
+        return self.action.notation
+
 
 def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = None,
          seed: int | None = None) -> Hint:
     """ISMCTS's advice for ``seat`` (the seat to act); ``budget`` as for ``make``."""
     if state.is_terminal:
-        raise OptionsError("the game is over: there is no move to hint")
+        raise IllegalActionError("the game is over: there is no move to hint")
     if seat is not None and seat != state.current_player:
-        raise OptionsError(f"seat {seat} is not the seat to act ({state.current_player})")
+        raise IllegalActionError(f"seat {seat} is not the seat to act ({state.current_player})")
     bot = ISMCTSBot(seed, **check_budget(dict(budget or {"iterations": 500})))
     result: SearchResult = bot.search(state)
     return Hint(result.action, result.win_probability)

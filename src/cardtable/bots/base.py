@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any, Protocol, runtime_checkable
 
-from cardtable.core import Action, OptionsError, State
+import cardtable
+from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 
 @runtime_checkable
@@ -30,7 +30,10 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
-        return self.rng.choice(state.legal_actions())
+        legal = state.legal_actions()
+        if not legal:
+            raise IllegalActionError("the game is over: there is no move to choose")
+        return self.rng.choice(legal)
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
@@ -53,19 +56,12 @@ class Heuristic(Protocol):
     #     each seat's reward in [-1, 1]
 
 
-# game name -> module whose HEURISTIC is the game's Heuristic
-_HEURISTICS = {
-    "drawbridge": "cardtable.bots.drawbridge",
-    "sequence": "cardtable.bots.sequence",
-    "threethirteen": "cardtable.bots.threethirteen",
-}
-
-
 def heuristic_for(game_name: str) -> Heuristic:
-    module = _HEURISTICS.get(game_name)
-    if module is None:
+    """The HEURISTIC of ``cardtable.bots.<game_name>`` (the game's module of bots)."""
+    module = cardtable.game_adapter(game_name, "cardtable.bots")
+    if module is None or not hasattr(module, "HEURISTIC"):
         raise OptionsError(f"no heuristic bot for {game_name} yet")
-    heuristic: Heuristic = importlib.import_module(module).HEURISTIC
+    heuristic: Heuristic = module.HEURISTIC
     return heuristic
 
 
@@ -79,7 +75,7 @@ class HeuristicBot:
     def choose(self, state: State) -> Action:
         seat = state.current_player
         if seat is None:
-            raise OptionsError("the game is over: there is no move to choose")
+            raise IllegalActionError("the game is over: there is no move to choose")
         scored = heuristic_for(state.game.name).scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 
 from cardtable.bots.base import Heuristic, HeuristicBot, heuristic_for
-from cardtable.core import Action, OptionsError, State
+from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 ROLLOUTS = ("game", "random", "heuristic")
 ROOTS = ("ucb", "paired")
@@ -105,7 +105,7 @@ class ISMCTSBot:
     def search(self, state: State) -> SearchResult:
         seat = state.current_player
         if seat is None:
-            raise OptionsError("the game is over: there is no move to choose")
+            raise IllegalActionError("the game is over: there is no move to choose")
         heuristic = _heuristic_or_none(state.game.name)
         root_mode = self.root or getattr(heuristic, "root", "ucb")
         if root_mode == "paired":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import sys
 import time
 from collections import Counter
@@ -14,6 +13,7 @@ import click
 
 import cardtable
 from cardtable import records
+from cardtable.bots import RandomBot
 from cardtable.cli.options import (
     describe,
     game_argument,
@@ -23,6 +23,7 @@ from cardtable.cli.options import (
     players_option,
     seed_option,
 )
+from cardtable.table import Seat, Table
 
 
 class Tally:
@@ -85,20 +86,19 @@ def simulate(game_name: str, players: int | None, count: int, seed: int | None,
     output only.
     """
     game = make_game(game_name, players, options)
-    rng = random.Random(seed)
+    mover = RandomBot(seed)  # one generator draws every deal's seed and every move
+    seats = [Seat("bot", "random")] * game.num_players
+    bots = dict.fromkeys(range(game.num_players), mover)
     tally = Tally(game)
     start = time.perf_counter()
     with click.progressbar(length=count, label=f"{game_name}", file=sys.stderr,
                            show_pos=True) as bar:
         for number in range(1, count + 1):
-            state = game.deal(seed=rng.getrandbits(63))
-            while not state.is_terminal:
-                state.apply(rng.choice(state.legal_actions()))
-            tally.add(state)
+            table = Table.new(game, seats, seed=mover.rng.getrandbits(63), bots=bots)
+            table.advance_bots()
+            tally.add(table.state)
             if record_dir is not None:
-                seats = [records.Seat("bot", "random")] * game.num_players
-                records.save(records.record_of(state, seats),
-                             record_dir / f"{game_name}-{number:05d}.json")
+                records.save(table.record(), record_dir / f"{game_name}-{number:05d}.json")
             bar.update(1)
     report = tally.report(max(time.perf_counter() - start, 1e-9))
     if as_json:

@@ -27,11 +27,12 @@ from cardtable.cards import (
 )
 from cardtable.core import (
     Action,
+    Declaration,
     Game,
     IllegalActionError,
+    OptionSpec,
     PositionError,
     State,
-    check_bool,
     check_card_supply,
     check_choice,
     check_int,
@@ -41,23 +42,39 @@ from cardtable.core import (
     position_cards,
     position_seat,
     restore_base,
-    take_options,
     unknown_keys,
 )
 from cardtable.drawbridge.deduce import INF, Window, deal_hidden
 from cardtable.drawbridge.scoring import STRAINS, deal_points
 
+DRAW_TRICK_WINNERS = ("highest", "suit-led")
+
+#: the game, declared once (RULES 1.1)
+DECLARATION = Declaration(
+    name="drawbridge",
+    title="Draw Bridge",
+    players=(2,),
+    default_players=2,
+    options=(
+        OptionSpec("target", 100, "int", minimum=1,
+                   help="The match points a player needs to win the match."),
+        OptionSpec("show_stock_top", False, "bool",
+                   help="The top card of the stock is shown to both players before each "
+                        "trick of the draw phase."),
+        OptionSpec("follow_suit_in_draw", False, "bool",
+                   help="Players must follow suit in the draw phase too."),
+        OptionSpec("draw_trick_winner", "highest", "choice", choices=DRAW_TRICK_WINNERS,
+                   help="Who wins a trick of the draw phase: the highest-ranked card, or "
+                        "the highest card of the suit led."),
+        OptionSpec("undertricks", False, "bool",
+                   help="A failed contract gives the defender 50 points per undertrick "
+                        "(100 doubled, 200 redoubled)."),
+    ),
+)
+
 HAND_SIZE = 13
 DRAW_TRICKS = 13  # 1.3: the stock of 26 cards lasts 13 tricks
-DEFAULTS: dict[str, Any] = {
-    "players": 2,
-    "target": 100,
-    "show_stock_top": False,
-    "follow_suit_in_draw": False,
-    "draw_trick_winner": "highest",
-    "undertricks": False,
-}
-DRAW_TRICK_WINNERS = ("highest", "suit-led")
+DEFAULTS: dict[str, Any] = DECLARATION.defaults
 
 DRAW, AUCTION, PLAY, OVER = range(4)
 PHASES = ("draw", "auction", "play", "over")
@@ -213,19 +230,18 @@ class DealRecord:
 class DrawBridge(Game):
     """Draw Bridge with its options checked (RULES 1.1)."""
 
-    name = "drawbridge"
+    declaration = DECLARATION
+    name = DECLARATION.name
     decks = 1
     actions = ACTIONS
 
     def __init__(self, **options: Any) -> None:
-        opts = take_options(self.name, options, DEFAULTS)
-        check_int("players", opts["players"], allowed=[2])
-        self.target = check_int("target", opts["target"], minimum=1) or 1
-        self.show_stock_top = check_bool("show_stock_top", opts["show_stock_top"])
-        self.follow_suit_in_draw = check_bool("follow_suit_in_draw", opts["follow_suit_in_draw"])
-        self.draw_trick_winner = check_choice("draw_trick_winner", opts["draw_trick_winner"],
-                                              DRAW_TRICK_WINNERS)
-        self.undertricks = check_bool("undertricks", opts["undertricks"])
+        opts = DECLARATION.read_options(options)
+        self.target: int = opts["target"]
+        self.show_stock_top: bool = opts["show_stock_top"]
+        self.follow_suit_in_draw: bool = opts["follow_suit_in_draw"]
+        self.draw_trick_winner: str = opts["draw_trick_winner"]
+        self.undertricks: bool = opts["undertricks"]
         self.options = opts
         self.num_players = 2
 
@@ -599,6 +615,17 @@ class DrawBridgeState(State):
 
     def _all_cards(self) -> list[int]:
         return cards_of(self._hands[0]) + cards_of(self._hands[1]) + self._stock + self._played
+
+    def __getstate__(self) -> dict[str, Any]:
+        fields = super().__getstate__()
+        fields["_beats"] = None  # a shared 2,704-byte table, found again on loading
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        super().__setstate__(fields)
+        contract = self._contract
+        self._beats = (BEATS_PLAY[contract.strain] if self._phase == PLAY and contract
+                       else BEATS_DRAW[self.game.draw_trick_winner])
 
     def _to_dict(self) -> dict[str, Any]:
         """The current deal as dealt (with the match scores then), its actions so far, and

@@ -23,12 +23,8 @@ import cardtable
 #: Sequence's rules stops one-eyed jacks from undoing chips forever
 DEFAULT_MAX_MOVES = 100_000
 
-#: Gymnasium id of each game
-GYM_IDS = {
-    "drawbridge": "cardtable/DrawBridge-v0",
-    "sequence": "cardtable/Sequence-v0",
-    "threethirteen": "cardtable/ThreeThirteen-v0",
-}
+#: Gymnasium id of each game, from its declared title: "cardtable/DrawBridge-v0"
+GYM_IDS = {d.name: f"cardtable/{d.title.replace(' ', '')}-v0" for d in cardtable.declarations()}
 
 
 def _register_gymnasium() -> None:

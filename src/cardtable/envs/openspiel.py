@@ -47,20 +47,16 @@ from cardtable.envs.encoders import Encoder, encoder_for
 PREFIX = "python_cardtable_"
 #: chance nodes before the deal; their outcomes (bytes) make the deal's seed
 SEED_BYTES = 4
-_TITLES = {"drawbridge": "Draw Bridge", "sequence": "Sequence", "threethirteen": "Three Thirteen"}
 # view keys left out of every string: what the seat could do now is not what it knows
 _NOT_KNOWLEDGE = ("legal_actions",)
 
 
 def _player_counts(name: str) -> list[int]:
-    counts = []
-    for players in range(1, 17):
-        try:
-            cardtable.new_game(name, players=players)
-        except OptionsError:
-            continue
-        counts.append(players)
-    return counts
+    return list(cardtable.declaration(name).players)
+
+
+def _title(name: str) -> str:
+    return cardtable.declaration(name).title
 
 
 def _defaults(name: str) -> tuple[dict[str, Any], set[str]]:
@@ -308,7 +304,7 @@ def game_type(name: str) -> Any:
     counts = _player_counts(name)
     return pyspiel.GameType(
         short_name=PREFIX + name,
-        long_name=f"Python cardtable {_TITLES.get(name, name)}",
+        long_name=f"Python cardtable {_title(name)}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -341,7 +337,7 @@ def _register() -> None:
             continue
         _SPECS[name] = _defaults(name)
         _TYPES[name] = game_type(name)
-        cls = type(f"Cardtable{_TITLES.get(name, name).replace(' ', '')}Game", (CardtableGame,),
+        cls = type(f"Cardtable{_title(name).replace(' ', '')}Game", (CardtableGame,),
                    {"cardtable_name": name, "__module__": __name__})
         GAME_CLASSES[name] = cls
         globals()[cls.__name__] = cls  # pickle finds a class by its module and name

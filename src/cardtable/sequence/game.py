@@ -21,9 +21,11 @@ from cardtable.cards import (
 )
 from cardtable.core import (
     Action,
+    Declaration,
     Game,
     IllegalActionError,
     OptionsError,
+    OptionSpec,
     PositionError,
     State,
     check_card_supply,
@@ -34,7 +36,6 @@ from cardtable.core import (
     position_cards,
     position_seat,
     restore_base,
-    take_options,
     unknown_keys,
 )
 from cardtable.sequence.board import (
@@ -55,11 +56,26 @@ from cardtable.sequence.board import (
     parse_cell,
 )
 
-CORNER = 255
-DECKS = 2
-
 # 2.2 / 2.3: valid player counts, their team splits (default first) and cards per player
 TEAM_SPLITS = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
+
+#: the game, declared once (RULES 2.2, 2.4)
+DECLARATION = Declaration(
+    name="sequence",
+    title="Sequence",
+    players=tuple(TEAM_SPLITS),
+    default_players=2,
+    options=(
+        OptionSpec("teams", None, "int", minimum=2, maximum=3, none_ok=True,
+                   help="How many teams the players form (by default 2, or 3 for 3 or 9 "
+                        "players); seats alternate teams."),
+        OptionSpec("max_turns", None, "int", minimum=1, none_ok=True,
+                   help="End the game as a draw after this many turns (none: no limit)."),
+    ),
+)
+
+CORNER = 255
+DECKS = 2
 HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 TEAM_COLOURS = ("blue", "green", "red")
 
@@ -102,14 +118,14 @@ def sequences_needed(teams: int) -> int:
 class SequenceGame(Game):
     """Sequence with its options checked (RULES 2.2, 2.4)."""
 
-    name = "sequence"
+    declaration = DECLARATION
+    name = DECLARATION.name
     decks = DECKS
     actions = ACTIONS
 
     def __init__(self, **options: Any) -> None:
-        opts = take_options(self.name, options, {"players": 2, "teams": None, "max_turns": None})
-        players = check_int("players", opts["players"], allowed=sorted(TEAM_SPLITS))
-        assert players is not None
+        opts = DECLARATION.read_options(options, unchecked=("teams",))
+        players: int = opts["players"]
         splits = TEAM_SPLITS[players]
         teams = opts["teams"]
         if teams is None:
@@ -120,13 +136,21 @@ class SequenceGame(Game):
                 f"option teams={teams!r} is not allowed with {players} players; "
                 f"choose {'one of ' if len(splits) > 1 else ''}{allowed}"
             )
-        max_turns = check_int("max_turns", opts["max_turns"], minimum=1, none_ok=True)
+        max_turns: int | None = opts["max_turns"]
         self.options = {"players": players, "teams": teams, "max_turns": max_turns}
         self.num_players = players
         self.teams = teams
         self.hand_size = HAND_SIZE[players]
         self.needed = sequences_needed(teams)
         self.max_turns = max_turns
+
+    @property
+    def num_teams(self) -> int:
+        return self.teams
+
+    def team_of(self, seat: int) -> int:
+        """2.2: seats alternate teams, so seat s plays for team s mod teams."""
+        return seat % self.teams
 
     def _deal(self, rng: random.Random) -> SequenceState:
         # 2.3: a random first dealer; the deal starts left of the dealer, one card at a time
@@ -324,15 +348,15 @@ class SequenceState(State):
 
     @property
     def scores(self) -> list[int]:
-        teams = self.game.teams
-        return [self.seq_count[s % teams] for s in range(self.game.num_players)]
+        team_of = self.game.team_of
+        return [self.seq_count[team_of(s)] for s in range(self.game.num_players)]
 
     @property
     def winners(self) -> list[int]:
         if self.winning_team is None:
             return []
-        teams = self.game.teams
-        return [s for s in range(self.game.num_players) if s % teams == self.winning_team]
+        team_of = self.game.team_of
+        return [s for s in range(self.game.num_players) if team_of(s) == self.winning_team]
 
     def dead_cards(self, seat: int) -> list[int]:
         """2.4.1: the non-jack cards in the seat's hand whose two cells are both covered."""

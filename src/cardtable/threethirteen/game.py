@@ -23,14 +23,15 @@ from cardtable.cards import (
 )
 from cardtable.core import (
     Action,
+    Declaration,
     Game,
     IllegalActionError,
     OptionsError,
+    OptionSpec,
     PositionError,
     State,
     check_bool,
     check_card_supply,
-    check_choice,
     check_int,
     check_seat,
     missing_cards,
@@ -38,10 +39,29 @@ from cardtable.core import (
     position_cards,
     position_seat,
     restore_base,
-    take_options,
     unknown_keys,
 )
 from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
+
+#: the game, declared once (RULES 3.1, 3.5, 3.7, 3.8)
+DECLARATION = Declaration(
+    name="threethirteen",
+    title="Three Thirteen",
+    players=tuple(range(2, 9)),  # 2..12 once the rules branch lands
+    default_players=2,
+    options=(
+        OptionSpec("aces", "low", "choice", choices=("low", "both"),
+                   help="Aces are low only, or low or high in a run (an unmelded ace "
+                        "then costs 15)."),
+        OptionSpec("face_values", "ten", "choice", choices=("ten", "counting"),
+                   help="Unmelded jacks, queens and kings cost 10, or 11, 12 and 13."),
+        OptionSpec("all_wild_melds", True, "bool",
+                   help="A meld may consist of wild cards only."),
+        OptionSpec("decks", None, "int", minimum=1, maximum=4, none_ok=True,
+                   help="How many 52-card decks to play with (by default the fewest that "
+                        "suit the number of players)."),
+    ),
+)
 
 ROUNDS = 11
 PLAYERS = range(2, 9)
@@ -51,8 +71,7 @@ DRAW, TAKE, DISCARD = 0, 1, 2
 ACTIONS = (Action(DRAW, "draw"), Action(TAKE, "take"),
            *(Action(DISCARD + c, f"discard {CARD_NAMES[c]}") for c in range(NUM_CARDS)))
 
-DEFAULTS: dict[str, Any] = {"players": 2, "aces": "low", "face_values": "ten",
-                            "all_wild_melds": True}
+DEFAULTS: dict[str, Any] = DECLARATION.defaults
 
 
 def decks_for(players: int) -> int:
@@ -73,19 +92,16 @@ def wild_rank(round_: int) -> int:
 class ThreeThirteenGame(Game):
     """Three Thirteen with its options checked (RULES 3.1, 3.5, 3.7, 3.8)."""
 
-    name = "threethirteen"
+    declaration = DECLARATION
+    name = DECLARATION.name
     actions = ACTIONS
 
     def __init__(self, **options: Any) -> None:
-        opts = take_options(self.name, options, DEFAULTS)
-        players = check_int("players", opts["players"], allowed=PLAYERS)
-        assert players is not None
-        self.options = {
-            "players": players,
-            "aces": check_choice("aces", opts["aces"], ("low", "both")),
-            "face_values": check_choice("face_values", opts["face_values"], ("ten", "counting")),
-            "all_wild_melds": check_bool("all_wild_melds", opts["all_wild_melds"]),
-        }
+        opts = DECLARATION.read_options(options, unchecked=("decks",))
+        players: int = opts["players"]
+        if opts["decks"] is not None:  # the rules branch brings the decks option
+            raise OptionsError("option decks is not supported yet; leave it out")
+        self.options = opts
         self.num_players = players
         self.decks = decks_for(players)
         self.all_wild_melds: bool = self.options["all_wild_melds"]
@@ -484,13 +500,13 @@ class ThreeThirteenState(State):
         return new
 
     def __str__(self) -> str:
-        view = self.view(None)
-        lines = [f"Three Thirteen, round {self.round} ({view['wild_rank']} wild), "
-                 f"scores {self.totals}", f"discard {' '.join(view['discard'][:1]) or '-'}, "
-                 f"stock {len(self.stock)}"]
+        """The table as a spectator sees it: no hand shows (log lines must not leak them)."""
+        top = card_name(self.discard[-1]) if self.discard else "-"
+        lines = [f"Three Thirteen, round {self.round} ({RANKS[self.wild]} wild), "
+                 f"scores {self.totals}", f"discard {top}, stock {len(self.stock)}"]
         for s, hand in enumerate(self.hands):
             mark = ">" if s == self.current_player else " "
-            lines.append(f"{mark} seat {s}: {' '.join(card_names(sorted(hand, key=sort_key)))}")
+            lines.append(f"{mark} seat {s}: {len(hand)} cards")
         return "\n".join(lines)
 
 

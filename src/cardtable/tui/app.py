@@ -25,13 +25,25 @@ from textual.widgets import Footer, Header, Input, MarkdownViewer, RichLog, Stat
 
 import cardtable
 from cardtable.core import Action, CardtableError, IllegalActionError, State
-from cardtable.records import Record, Seat, positions
+from cardtable.records import Positions, Record, Seat
+from cardtable.table import Seat as TableSeat
+from cardtable.table import Table
 from cardtable.tui.look import FELT, GOLD
 from cardtable.tui.panes import GamePane, pane_for
 from cardtable.tui.rules import rules_of
-from cardtable.tui.table import Table, seat_label
+from cardtable.tui.table import record_file, seat_label
 
-TITLES = {"sequence": "Sequence", "drawbridge": "Draw Bridge", "threethirteen": "Three Thirteen"}
+#: the moves the log shows on opening a game or a replayed position (it scrolls back no further)
+LOG_MOVES = 200
+
+
+def game_title(name: str) -> str:
+    """The game's title from its declaration (the name itself for an unknown game)."""
+    try:
+        return cardtable.declaration(name).title
+    except cardtable.OptionsError:
+        return name
+
 
 CSS = f"""
 Screen {{ background: {FELT}; }}
@@ -254,13 +266,13 @@ class PlayApp(TableApp):
 
     def __init__(self, table: Table, *, pace: float = 0.8,
                  new_table: Callable[[], Table] | None = None, curtain: bool = True) -> None:
-        super().__init__(table.state.game.name, table.seats)
+        super().__init__(table.state.game.name, [who.to_record() for who in table.seats])
         self.table = table
         self.pace = pace
         self.new_table = new_table
         # hot seat: more than one person at the keyboard, hands hidden between their turns
-        self.hot_seat = curtain and len(table.humans) > 1
-        self.viewer: int | None = table.humans[0] if len(table.humans) == 1 else None
+        self.hot_seat = curtain and len(table.persons) > 1
+        self.viewer: int | None = table.persons[0] if len(table.persons) == 1 else None
         #: bots are moving or a hint is coming: the player waits (tests wait on this too)
         self.busy = False
 
@@ -270,13 +282,13 @@ class PlayApp(TableApp):
 
     def on_mount(self) -> None:
         game = self.state.game
-        self.title = f"cardtable · {TITLES.get(game.name, game.name)}"
+        self.title = f"cardtable · {game_title(game.name)}"
         defaults = cardtable.new_game(game.name).options
         opts = " ".join(f"{k}={v}" for k, v in game.options.items()
                         if k == "players" or v != defaults.get(k))
         seed = f" · seed {self.state.seed}" if self.state.seed is not None else ""
         self.sub_title = f"{opts}{seed}"
-        for seat, action in self.state.history:
+        for seat, action in self.state.history[-LOG_MOVES:]:
             self.log_move(seat, action)
         self.pane.focus()
         self.refresh_table()
@@ -284,16 +296,17 @@ class PlayApp(TableApp):
 
     def human_to_move(self) -> int | None:
         seat = self.state.current_player
-        return seat if self.table.is_human(seat) and self.viewer == seat else None
+        return seat if self.table.is_person(seat) and self.viewer == seat else None
 
     def refresh_table(self) -> None:
         self.draw(self.state, self.viewer, self.human_to_move() is not None)
         self.farewell = self._farewell()
 
     def _farewell(self) -> str:
-        path = self.table.save_path
-        if path is None:
-            return self.table.save_problem
+        saver = record_file(self.table)
+        path = saver.path if saver is not None else None
+        if saver is None or path is None:
+            return saver.problem if saver is not None else ""
         if self.state.is_terminal:
             return f"The game is saved in {path}; watch it again with: cardtable replay {path}"
         return f"The game is saved in {path}; play on with: cardtable play --resume {path}"
@@ -310,21 +323,22 @@ class PlayApp(TableApp):
         while not self.state.is_terminal:
             seat = self.state.current_player
             assert seat is not None
-            if self.table.is_human(seat):
+            if self.table.is_person(seat):
                 self.busy = False
                 await self._person_to_move(seat)
                 return
             self.say(Text(f"{self.seat_name(seat)} is thinking…", style="italic #9fbfaf"))
             began = time.monotonic()
             try:
-                action = await asyncio.to_thread(self.table.bot_choice)
+                action = await asyncio.to_thread(self.table.bot_move)
             except CardtableError as exc:
                 # a bot kind this game lacks: a random bot takes the seat, and the game goes on
-                self.table.replace_bot(seat, "random")
+                self.table.set_seat(seat, TableSeat("bot", "random"))
+                self.seats[seat] = self.table.seats[seat].to_record()
                 self.log_note(f"{self.seat_name(seat)} cannot play ({exc}); a random bot "
                               "takes the seat")
                 continue
-            self.table.play(action)
+            self.table.play(seat, action)
             self.log_move(seat, action)
             self.refresh_table()
             rest = self.pace - (time.monotonic() - began)
@@ -373,7 +387,7 @@ class PlayApp(TableApp):
         self.refresh_table()
         winners = state.winners
         names = ", ".join(self.seat_name(s) for s in winners)
-        humans = self.table.humans
+        humans = self.table.persons
         if not winners:
             headline = "The game is a draw."
         elif len(humans) == 1 and humans[0] in winners:
@@ -422,7 +436,7 @@ class PlayApp(TableApp):
             self.say("Not your turn yet.", "italic")
             return False
         try:
-            action = self.table.play(notation)
+            action = self.table.play(seat, notation)
         except IllegalActionError as exc:
             self.bell()
             self.say(Text.assemble(("✗ ", "bold #ff6f6f"), (str(exc), "#ffb0b0")))
@@ -468,7 +482,7 @@ class PlayApp(TableApp):
         if self.new_table is None or not self.state.is_terminal:
             return
         self.table = self.new_table()
-        self.viewer = self.table.humans[0] if len(self.table.humans) == 1 else None
+        self.viewer = self.table.persons[0] if len(self.table.persons) == 1 else None
         self.query_one("#log", RichLog).clear()
         self.on_mount()
 
@@ -491,7 +505,7 @@ class ReplayApp(TableApp):
         super().__init__(record.game, record.seats)
         self.record = record
         self.path = path
-        self.states = list(positions(record))
+        self.states = Positions(record)
         self.index = 0
         humans = [s for s, who in enumerate(record.seats) if who.kind == "human"]
         self.viewer: int | None = seat if seat is not None else (humans[0] if humans else 0)
@@ -499,11 +513,9 @@ class ReplayApp(TableApp):
         self.playing = False
 
     def on_mount(self) -> None:
-        state = self.states[0]
-        self.title = f"cardtable · replay of {TITLES.get(self.game_name, self.game_name)}"
+        self.title = f"cardtable · replay of {game_title(self.game_name)}"
         self.sub_title = str(self.path or "")
         self.query_one("#move", MoveInput).display = False
-        del state
         self.show_position()
 
     def show_position(self) -> None:
@@ -511,8 +523,8 @@ class ReplayApp(TableApp):
         self.draw(state, self.viewer, False)
         log = self.query_one("#log", RichLog)
         log.clear()
-        for seat, action in state.history[len(self.states[0].history):]:
-            self.log_move(seat, action)
+        for seat, notation in self.record.actions[max(0, self.index - LOG_MOVES):self.index]:
+            self.log_move(seat, notation)
         total = len(self.states) - 1
         who = "everyone" if self.viewer is None else self.seat_name(self.viewer)
         text = Text.assemble(("Move ", ""), (f"{self.index}/{total}", "bold"),

@@ -7,7 +7,6 @@ business, so a pane holds no rule of its game.
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any, ClassVar
 
@@ -17,14 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
 
+import cardtable
 from cardtable.tui.look import GOLD, PAPER, card_face, card_text, seat_colour
-
-# game name -> module whose PANE is the game's pane class
-PANES = {
-    "sequence": "cardtable.tui.sequence",
-    "drawbridge": "cardtable.tui.drawbridge",
-    "threethirteen": "cardtable.tui.threethirteen",
-}
 
 
 class GamePane(Widget, can_focus=True):
@@ -87,13 +80,13 @@ class GamePane(Widget, can_focus=True):
 
 def pane_for(game: str) -> GamePane:
     """The game's own pane, or the plain one."""
-    module = PANES.get(game)
-    if module is not None:
-        try:
-            cls: type[GamePane] = importlib.import_module(module).PANE
-            return cls(id="pane")
-        except ImportError:
-            pass
+    try:  # cardtable.tui.<game> defines PANE
+        module = cardtable.game_adapter(game, "cardtable.tui")
+    except (ImportError, cardtable.OptionsError):
+        module = None
+    if module is not None and hasattr(module, "PANE"):
+        cls: type[GamePane] = module.PANE
+        return cls(id="pane")
     return PlainPane(id="pane")
 
 

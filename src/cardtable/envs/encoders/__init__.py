@@ -18,21 +18,14 @@ True
 
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+import cardtable
 from cardtable.core import Game, State
-
-# game name -> module defining ENCODER, the game's Encoder subclass
-_ENCODERS = {
-    "drawbridge": "cardtable.envs.encoders.drawbridge",
-    "sequence": "cardtable.envs.encoders.sequence",
-    "threethirteen": "cardtable.envs.encoders.threethirteen",
-}
 
 
 @dataclass(frozen=True)
@@ -127,10 +120,10 @@ class Encoder:
 
 def encoder_for(game: Game) -> Encoder:
     """The encoder of ``game`` (a ``cardtable.Game`` with its options)."""
-    module = _ENCODERS.get(game.name)
+    module = cardtable.game_adapter(game.name, __name__)  # cardtable.envs.encoders.<game>
     if module is None:
         raise ValueError(f"no observation encoder for {game.name} yet")
-    cls: type[Encoder] = importlib.import_module(module).ENCODER
+    cls: type[Encoder] = module.ENCODER
     return cls(game)
 
 

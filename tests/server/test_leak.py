@@ -42,12 +42,15 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             assert str(seed) not in text, message["type"]
             assert "seed" not in message.get("table", {})
         if message["type"] == "event":
-            assert set(message) <= {"type", "version", "seat", "move", "drawn", "view"}
+            assert set(message) <= {"type", "version", "seat", "move", "drawn", "dealt",
+                                     "view"}
             state = states[message["version"]]
-            if "drawn" in message:
-                assert seat is not None and message["seat"] == seat, message
-                hand = engine_view(state, seat).get("hand", [])
-                assert set(message["drawn"]) <= set(hand)
+            for key in ("drawn", "dealt"):
+                if key in message:
+                    # cards that came into this seat's own hand, and no spectator's
+                    assert seat is not None, message
+                    hand = engine_view(state, seat).get("hand", [])
+                    assert set(message[key]) <= set(hand), message
         if "view" in message:
             version = message["view"]["version"]
             state = states[version]
@@ -83,6 +86,8 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
         states = list(records.positions(record))
         for seat, (client, _) in played.items():
             assert check_messages(client.messages, seat, states, record.seed) > 0
+            # the seat's own new cards came with the events
+            assert any("drawn" in m or "dealt" in m for m in client.messages)
             client.close()
         assert check_messages(spectator.messages, None, states, record.seed) == len(states)
         spectator.close()

@@ -89,16 +89,26 @@ def create_app(settings: Settings) -> FastAPI:
         return JSONResponse(Refusal("server/error", "the server failed; try again").body(),
                             status_code=500)
 
-    @app.middleware("http")
-    async def _limits(request: Request, call_next: Any) -> Any:
-        if request.url.path.startswith("/api/"):
-            client = request.client.host if request.client else "?"
-            bucket = writes if request.method in ("POST", "DELETE", "PUT") else reads
-            if not bucket.take(client):
-                refusal = Refusal("limit/rate", "too many requests; slow down")
-                return JSONResponse(refusal.body(), status_code=refusal.status,
-                                    headers={"Retry-After": "1"})
-        return await call_next(request)
+    async def rate_limited(scope: Any, receive: Any, send: Any) -> None:
+        refusal = Refusal("limit/rate", "too many requests; slow down")
+        response = JSONResponse(refusal.body(), status_code=refusal.status,
+                                headers={"Retry-After": "1"})
+        await response(scope, receive, send)
+
+    def limits(inner: Any) -> Any:
+        """Rate limits per client address on the API (a plain ASGI middleware)."""
+
+        async def middleware(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["path"].startswith("/api/"):
+                client = scope.get("client")
+                key = client[0] if client else "?"
+                bucket = writes if scope["method"] in ("POST", "DELETE", "PUT") else reads
+                if not bucket.take(key):
+                    await rate_limited(scope, receive, send)
+                    return
+            await inner(scope, receive, send)
+
+        return middleware
 
     async def body_of(request: Request) -> dict[str, Any]:
         limit = settings.max_body
@@ -305,4 +315,15 @@ def create_app(settings: Settings) -> FastAPI:
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    app.add_middleware(_Wrap, wrap=limits)
     return app
+
+
+class _Wrap:
+    """Adapts a function ``wrap(app) -> app`` to Starlette's middleware signature."""
+
+    def __init__(self, app: Any, wrap: Any) -> None:
+        self.app = wrap(app)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)

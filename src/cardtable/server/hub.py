@@ -56,6 +56,9 @@ class Settings:
     max_queue: int = 2_000           # unsent messages before a connection is dropped
     hint_budget: dict[str, Any] = field(default_factory=lambda: {"iterations": 300})
     takeover_tick: float = 0.25      # seconds between checks for away players
+    # bots that choose in microseconds play in the server process; the others (and
+    # every hint) go to the process pool
+    inline_bots: tuple[str, ...] = ("random",)
 
 
 # ---------------------------------------------------------------- database thread
@@ -645,7 +648,10 @@ class Hub:
         if seat is None:
             return
         spec = room.seats[seat]
-        if spec.kind == "bot":
+        job: BotJob | None
+        if spec.kind == "bot" and spec.bot in self.settings.inline_bots:
+            job = None
+        elif spec.kind == "bot":
             job = room.table.bot_job()
         elif room.taken_over(seat):
             job = self._takeover_job(room)
@@ -665,12 +671,15 @@ class Hub:
                       tuple(move for _, move in table.moves), seat, TAKEOVER_BOT, {},
                       secrets.randbits(63))
 
-    async def _bot(self, room: Room, job: Any, seat: int, version: int) -> None:
+    async def _bot(self, room: Room, job: BotJob | None, seat: int, version: int) -> None:
         delay = 0.0
         try:
-            loop = asyncio.get_running_loop()
-            assert self.pool is not None
-            move = await loop.run_in_executor(self.pool, run_bot_job, job)
+            if job is None:
+                move = str(room.table.bot_move())
+            else:
+                assert self.pool is not None
+                move = await asyncio.get_running_loop().run_in_executor(
+                    self.pool, run_bot_job, job)
             await asyncio.shield(self._play(room, seat, move, version))
             room.bot_failures = 0
         except Refusal as refusal:

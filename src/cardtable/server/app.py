@@ -312,6 +312,11 @@ def create_app(settings: Settings) -> FastAPI:
     async def table_page(table_id: str) -> Any:
         return index()
 
+    # the page's own routes (/rules, /api/rules, /api/arrange): cardtable.web
+    from cardtable.web import router as web_routes
+
+    app.include_router(web_routes())
+
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -95,6 +95,9 @@ def test_smoke_a_bot_game_on_a_real_server(tmp_path: Path) -> None:
         assert records.replay(record).is_terminal and record.seed == over["seed"]
         assert server.get("/").status_code == 200
         assert server.get(f"/t/{table['id']}").status_code == 200
+        assert "<html" in server.get("/").text.lower()
+        assert server.get("/static/app.css").status_code == 200
+        assert server.get("/api/rules/sequence").json()["markdown"]
         games = server.get("/api/games").json()
         assert {g["name"] for g in games["games"]} == {"drawbridge", "sequence",
                                                        "threethirteen"}

@@ -319,6 +319,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    try:  # the page's own routes (rules, Three Thirteen's arrange), owned by cardtable.web
+        from cardtable.web import router
+    except ImportError:
+        pass
+    else:
+        app.include_router(router())
 
     app.add_middleware(_Wrap, wrap=limits)
     return app

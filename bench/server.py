@@ -3,6 +3,7 @@
     python bench/server.py                            # 200 clients, SQLite, 30 s
     python bench/server.py --db postgresql            # a throwaway PostgreSQL cluster
     python bench/server.py --clients 4 --seconds 5 --json
+    python bench/server.py --db postgresql --servers 2   # two processes, one database
 
 Starts ``cardtable serve`` in a subprocess on a free port (SQLite file in a temp folder,
 or PostgreSQL: ``--db postgresql`` starts a throwaway cluster with initdb, ``--db URL``
@@ -49,6 +50,7 @@ class Seat:
     table: str
     seat: int
     token: str
+    port: int = 0
     sent: list[tuple[int, str]] = field(default_factory=list)
     acked: list[tuple[int, str]] = field(default_factory=list)
 
@@ -68,11 +70,12 @@ async def new_seat(http: httpx.AsyncClient, game: str, bot: str) -> Seat:
     table = answer.json()["id"]
     taken = await http.post(f"/api/tables/{table}/seats/0", json={"name": "bench"})
     taken.raise_for_status()
-    return Seat(table, 0, taken.json()["token"])
+    return Seat(table, 0, taken.json()["token"], int(http.base_url.port or 0))
 
 
-async def client(number: int, port: int, args: argparse.Namespace, tally: Tally,
-                 deadline: float, http: httpx.AsyncClient) -> None:
+async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: float,
+                 http: httpx.AsyncClient) -> None:
+    port = int(http.base_url.port or 0)
     rng = random.Random(number)
     for _ in range(args.games):
         if time.monotonic() > deadline:
@@ -112,11 +115,11 @@ async def client(number: int, port: int, args: argparse.Namespace, tally: Tally,
                                               "version": view["version"]}))
 
 
-async def check_log(port: int, seats: list[Seat]) -> tuple[int, int]:
+async def check_log(seats: list[Seat]) -> tuple[int, int]:
     """(lost, duplicated) moves against each table's stored log, read back in full."""
     lost = duplicated = 0
     for seat in seats:
-        url = f"ws://127.0.0.1:{port}/ws/tables/{seat.table}?since=0"
+        url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?since=0"
         async with connect(url, max_size=2**24) as ws:
             welcome = json.loads(await ws.recv())
             log = [json.loads(await ws.recv()) for _ in range(welcome["version"])]
@@ -148,27 +151,39 @@ def tree_cpu(pid: int) -> float:
     return total + sum(tree_cpu(int(child)) for child in children)
 
 
-async def run(port: int, args: argparse.Namespace) -> dict[str, Any]:
+async def moves_stored(ports: list[int]) -> int:
+    total = 0
+    for port in ports:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            total += (await http.get("/api/health")).json()["moves"]
+    return total
+
+
+async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     tally = Tally()
-    cpu_before = tree_cpu(args.server_pid), time.process_time()
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-        before = (await http.get("/api/health")).json()["moves"]
+    cpu_before = sum(map(tree_cpu, args.server_pids)), time.process_time()
+    before = await moves_stored(ports)
     start = time.monotonic()
     deadline = start + args.seconds
-    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
-                                 limits=limits) as http:
-        await asyncio.gather(*(client(n, port, args, tally, deadline, http)
+    share = args.clients // len(ports) + 1
+    limits = httpx.Limits(max_connections=share, max_keepalive_connections=share)
+    https = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
+                               limits=limits) for port in ports]
+    try:
+        await asyncio.gather(*(client(n, args, tally, deadline, https[n % len(ports)])
                                for n in range(args.clients)))
+    finally:
+        for http in https:
+            await http.aclose()
     elapsed = time.monotonic() - start
-    server_cpu = tree_cpu(args.server_pid) - cpu_before[0]
+    server_cpu = sum(map(tree_cpu, args.server_pids)) - cpu_before[0]
     client_cpu = time.process_time() - cpu_before[1]
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-        after = (await http.get("/api/health")).json()["moves"]
-    lost, duplicated = await check_log(port, tally.seats)
+    after = await moves_stored(ports)
+    lost, duplicated = await check_log(tally.seats)
     lat = sorted(tally.latencies) or [0.0]
     return {
-        "clients": args.clients, "game": args.game, "bot": args.bot, "db": args.db,
+        "clients": args.clients, "servers": len(ports), "game": args.game,
+        "bot": args.bot, "db": args.db,
         "seconds": round(elapsed, 2), "games_finished": tally.games,
         "tables": len(tally.seats),
         "accepted_moves": after - before,
@@ -179,7 +194,7 @@ async def run(port: int, args: argparse.Namespace) -> dict[str, Any]:
         "lost": lost, "duplicated": duplicated, "errors": tally.errors,
         # CPU time per accepted move: what the figures would be on an idle machine
         "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, after - before), 3),
-        "server_cpu_share": round(server_cpu / elapsed, 2),
+        "server_cpu_share": round(server_cpu / elapsed, 2),  # all server processes
         "client_cpu_share": round(client_cpu / elapsed, 2),
         "load_before": round(args.load, 2), "cores": os.cpu_count(),
     }
@@ -198,10 +213,15 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite",
                         help="sqlite, postgresql (a throwaway cluster) or a database URL")
     parser.add_argument("--bot-workers", type=int, default=2)
+    parser.add_argument("--servers", type=int, default=1,
+                        help="server processes sharing the database (--owner s0, s1, ...), "
+                        "the clients spread over them")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not 1 <= args.clients <= 2000 or not 0 < args.seconds <= 600:
         parser.error("--clients is 1 to 2000 and --seconds at most 600")
+    if not 1 <= args.servers <= 8 or (args.servers > 1 and args.db == "sqlite"):
+        parser.error("--servers is 1 to 8, and more than 1 needs --db postgresql or a URL")
     args.load = os.getloadavg()[0]
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ct-bench-")))
@@ -213,33 +233,40 @@ def main() -> None:
             url = cluster.new_database("bench")
         else:
             url = args.db
-        port = pgtemp.free_port()
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep
                + os.environ.get("PYTHONPATH", "")}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "cardtable", "serve", "--db", url, "--port", str(port),
-             "--no-access-log", "--ws-rate", "10000", "--http-rate", "10000",
-             "--bot-workers", str(args.bot_workers)],
-            stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "wb"), env=env)  # noqa: SIM115
+        ports = [pgtemp.free_port() for _ in range(args.servers)]
+        servers: list[subprocess.Popen[bytes]] = []
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        sys.exit("the server did not start: "
-                                 + (folder / "server.log").read_text()[-2000:])
-                    time.sleep(0.1)
-            args.server_pid = server.pid
-            report = asyncio.run(run(port, args))
+            for number, port in enumerate(ports):
+                owner = ["--owner", f"s{number}"] if args.servers > 1 else []
+                log = stack.enter_context(open(folder / f"server{number}.log", "wb"))
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "cardtable", "serve", "--db", url, "--port",
+                     str(port), "--no-access-log", "--ws-rate", "10000", "--http-rate",
+                     "10000", "--bot-workers", str(args.bot_workers), *owner],
+                    stdout=subprocess.DEVNULL, stderr=log, env=env)
+                servers.append(server)
+                deadline = time.monotonic() + 60
+                while True:
+                    try:
+                        httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+                        break
+                    except httpx.HTTPError:
+                        if server.poll() is not None or time.monotonic() > deadline:
+                            sys.exit("the server did not start: " + (
+                                folder / f"server{number}.log").read_text()[-2000:])
+                        time.sleep(0.1)
+            args.server_pids = [server.pid for server in servers]
+            report = asyncio.run(run(ports, args))
         finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server in servers:
+                server.send_signal(signal.SIGINT)
+            for server in servers:
+                try:
+                    server.wait(20)
+                except subprocess.TimeoutExpired:
+                    server.kill()
     if args.json:
         print(json.dumps(report))
     else:

@@ -104,3 +104,34 @@ def test_a_killed_server_loses_no_acknowledged_move(db_url: str, tmp_path: Path)
             assert records.replay(record).is_terminal
     finally:
         again.stop()
+
+
+def test_two_server_processes_share_one_database(db_url: str, tmp_path: Path) -> None:
+    """Each process plays the tables it created; finished ones are served by both."""
+    first = Server(db_url, tmp_path, "--owner", "a").start()
+    second = Server(db_url, tmp_path, "--owner", "b").start()
+    try:
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        waiting = first.create("sequence", [{"kind": "person"}, {"kind": "person"}])
+        refused = second.get(f"/api/tables/{waiting['id']}")
+        assert refused.status_code == 421
+        assert refused.json()["error"]["code"] == "table/elsewhere"
+        games = [(server, server.create("sequence", bots)) for server in (first, second)
+                 for _ in range(3)]
+        for server, table in games:
+            Client(server, table["id"]).until("over", timeout=120)
+        for _, table in games:
+            for server in (first, second):
+                record = server.get(f"/api/tables/{table['id']}/record")
+                assert records.replay(records.from_json(record.json())).is_terminal
+        # a restarted process picks up its own unfinished tables, not the other's
+        first.stop()
+        again = Server(db_url, tmp_path, "--owner", "a").start()
+        try:
+            assert again.get(f"/api/tables/{waiting['id']}").json()["status"] == "waiting"
+            assert second.get(f"/api/tables/{waiting['id']}").status_code == 421
+        finally:
+            again.stop()
+    finally:
+        first.stop()
+        second.stop()

@@ -27,13 +27,20 @@ def test_db_upgrade_creates_the_schema_and_serve_refuses_an_outdated_one(tmp_pat
     assert result.exit_code == 0 and store.head_revision() in result.output
     assert "current" in runner.invoke(main, ["db", "status", "--db", url]).output
     engine = store.make_engine(url)
-    with engine.begin() as conn:
-        conn.execute(sa.text("UPDATE alembic_version SET version_num = '0000'"))
+    from alembic import command
+    with engine.begin() as conn:             # a database of an older cardtable...
+        command.downgrade(store._alembic_config(conn), "0001")
     assert store.schema_status(engine) == "outdated"
     engine.dispose()
     result = runner.invoke(main, ["serve", "--db", url, "--port", "1"])
-    assert result.exit_code != 0
+    assert result.exit_code != 0                # ...is refused, naming the fix
     assert f"cardtable db upgrade --db {url}" in result.output
+    result = runner.invoke(main, ["db", "upgrade", "--db", url])
+    assert "from 0001 to revision 0002" in result.output
+    engine = store.make_engine(url)
+    assert store.schema_status(engine) == "current"
+    assert "owner" in {c["name"] for c in sa.inspect(engine).get_columns("tables")}
+    engine.dispose()
 
 
 def test_a_database_cardtable_did_not_make_is_refused(tmp_path: Path) -> None:

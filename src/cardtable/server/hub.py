@@ -59,6 +59,9 @@ class Settings:
     # bots that choose in microseconds play in the server process; the others (and
     # every hint) go to the process pool
     inline_bots: tuple[str, ...] = ("random",)
+    # this process's name when several share one database: it creates, reloads and plays
+    # only its own tables (None: the one default process)
+    owner: str | None = None
 
 
 # ---------------------------------------------------------------- database thread
@@ -326,7 +329,8 @@ class Hub:
                                                            mp_context=context)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self.pool, _warm)
-        rows: list[TableRow] = await self.db.run(self.store.load_unfinished)
+        rows: list[TableRow] = await self.db.run(
+            lambda conn: self.store.load_unfinished(conn, self.settings.owner))
         for row in rows:
             try:
                 self.rooms[row.id] = room_from_row(row)
@@ -372,6 +376,9 @@ class Hub:
         room = self.rooms.get(table_id) or self.finished.get(table_id)
         if room is not None:
             return room
+        if row.status != "over" and row.owner != self.settings.owner:
+            raise Refusal("table/elsewhere", f"table {table_id} is played by the server "
+                                             f"process {row.owner or 'default'!r}")
         room = room_from_row(row)
         self._keep_finished(room) if room.status == "over" else self.rooms.setdefault(
             table_id, room)
@@ -445,7 +452,7 @@ class Hub:
         status = "playing" if all(s.kind == "bot" for s in rows) else "waiting"
         row = TableRow(id=table_id, game=name, options=dict(game.options), seed=seed,
                        takeover_after=None if takeover is None else float(takeover),
-                       status=status, version=0, seats=rows)
+                       status=status, version=0, seats=rows, owner=self.settings.owner)
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, seats=rows, status=status,
                     takeover_after=row.takeover_after, created=row.created, seed=seed)

@@ -308,6 +308,10 @@ def test_a_spectator_sees_no_hand(browser: Any, server: str, shots: Path) -> Non
 def test_a_phone_shows_a_playable_table(browser: Any, server: str, shots: Path,
                                         game: str) -> None:
     p = Player(browser, server, viewport=PHONE)
+    if game == "sequence":
+        p.page.goto(server + "/")
+        p.page.wait_for_selector("#create-table")
+        p.shot(shots, "lobby-phone")
     p.create(game, ["person", "bot:random"])
     wait_until(lambda: p.my_turn, what="my turn")
     width = p.page.evaluate("document.documentElement.scrollWidth")

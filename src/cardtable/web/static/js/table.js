@@ -247,6 +247,7 @@ export class TablePage {
         break;
       case "presence":
         this.connected = msg.connected || [];
+        this.botPlaying = msg.bot_playing || [];
         this.refreshTable();   // someone came or left: names and free seats may have changed
         break;
       case "hint":
@@ -452,6 +453,7 @@ export class TablePage {
         h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat") : this.seatName(i)),
         h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? _("connected") : _("away") }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
+        (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
         sit);
     }));
   }

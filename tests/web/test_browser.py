@@ -297,6 +297,7 @@ def test_a_spectator_sees_no_hand(browser: Any, server: str, shots: Path) -> Non
     assert watcher.page.locator("#hand button.card").count() == 0
     assert "watching" in watcher.page.inner_text("#hand")
     assert watcher.page.locator(".seat.me").count() == 0
+    assert not watcher.page.locator("#hint").is_visible()
     for card in host.hand():
         assert f'data-card="{card}"' not in watcher.page.content()
     watcher.shot(shots, "threethirteen-spectator")

@@ -364,7 +364,7 @@ export class TablePage {
         this.moveInput.value = "";
       },
     }, h("label", { for: "move-input", class: "sr-only" }, _("Move")), this.moveInput, this.legalList,
-    h("button", { type: "submit" }, _("Play")));
+    this.playButton = h("button", { type: "submit" }, _("Play")));
     this.logList = h("ol", { class: "log", id: "log" });
     this.extra = h("div", { class: "extra" });
     this.overBox = h("div", { class: "over-box", id: "over" });
@@ -376,7 +376,7 @@ export class TablePage {
       this.seatsBar,
       this.lastMove,
       this.area,
-      h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
+      this.controls = h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
       this.extra,
       h("details", { class: "log-box" }, h("summary", {}, _("Move log")), this.logList),
       h("div", { class: "invites", id: "invites" }),
@@ -428,6 +428,8 @@ export class TablePage {
       this.hintBox.textContent = "";
     }
     this.moveInput.disabled = !this.myTurn;
+    this.playButton.disabled = !this.myTurn;
+    this.controls.hidden = this.seat === null;   // a spectator has no moves to make
     this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: m })));
     // the log, newest first
     this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},

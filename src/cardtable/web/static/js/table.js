@@ -242,6 +242,7 @@ export class TablePage {
           before: this.events.length ? this.events[this.events.length - 1].after : null,
           after: msg.view });
         this.hint = null;
+        this.hintPending = false;
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
         this.setView(msg.view, msg.version);
         break;
@@ -251,12 +252,14 @@ export class TablePage {
         this.refreshTable();   // someone came or left: names and free seats may have changed
         break;
       case "hint":
+        this.hintPending = false;
         this.hint = { move: msg.move, p: msg.win_probability };
         break;
       case "over":
         this.over = msg;
         break;
       case "error":
+        this.hintPending = false;
         if (msg.code === "auth/bad-token") {
           localStorage.removeItem(seatKey(this.id));
           this.token = null;
@@ -326,6 +329,7 @@ export class TablePage {
 
   askHint() {
     if (!this.myTurn) return;
+    this.hintPending = true;
     this.hintBox.textContent = _("Thinking…");
     this.send({ type: "hint" });
   }
@@ -425,7 +429,7 @@ export class TablePage {
         _("Suggested: {move} (about {pct}% chance to win)", { move: this.game.moveText(this.hint.move, this), pct }),
         " ", h("button", { class: "small", id: "play-hint", onclick: () => this.play(this.hint.move) }, _("Play it")));
     } else {
-      this.hintBox.textContent = "";
+      this.hintBox.textContent = this.hintPending ? _("Thinking…") : "";
     }
     this.moveInput.disabled = !this.myTurn;
     this.playButton.disabled = !this.myTurn;

@@ -180,9 +180,13 @@ def create_app(settings: Settings) -> FastAPI:
         if format == "pbn":
             if room.game.name != "drawbridge":
                 raise Refusal("record/no-pbn", "PBN records are for Draw Bridge only")
+            from cardtable.drawbridge.game import DrawBridgeState
             from cardtable.drawbridge.pbn import to_pbn
+
+            state = room.table.state
+            assert isinstance(state, DrawBridgeState)
             return PlainTextResponse(
-                to_pbn(room.table.state),
+                to_pbn(state),
                 headers={"Content-Disposition": f'attachment; filename="{room.id}.pbn"'})
         return JSONResponse(
             room.table.record().to_json(),

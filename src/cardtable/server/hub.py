@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import dataclasses
 import json
 import logging
 import multiprocessing
@@ -32,7 +31,7 @@ from cardtable import bots, records
 from cardtable.core import CardtableError, IllegalActionError
 from cardtable.server.protocol import Bucket, Refusal
 from cardtable.store import SeatRow, Store, TableRow, hash_token
-from cardtable.table import NotYourTurnError, Seat, Table, run_bot_job
+from cardtable.table import BotJob, NotYourTurnError, Seat, Table, run_bot_job
 
 log = logging.getLogger("cardtable.server")
 
@@ -471,7 +470,7 @@ class Hub:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             room.seats[seat].name = name
             room.seats[seat].token_hash = digest
-            room.table.seats[seat] = Seat("person", name, {})
+            room.table.set_seat(seat, Seat("person", name))
             if status is not None:
                 room.status = status
                 log.info("table %s starts", room.id)
@@ -656,9 +655,15 @@ class Hub:
         room.bot_task = asyncio.get_running_loop().create_task(
             self._bot(room, job, seat, room.table.version))
 
-    def _takeover_job(self, room: Room) -> Any:
-        return dataclasses.replace(room.table.bot_job(), **{
-            "kind": TAKEOVER_BOT, "settings": {}})
+    def _takeover_job(self, room: Room) -> BotJob:
+        """The job of the bot that plays the seat to act for its away person."""
+        table = room.table
+        seat = table.to_act
+        assert seat is not None
+        game = table.state.game
+        return BotJob(game.name, dict(game.options), room.seed, None,
+                      tuple(move for _, move in table.moves), seat, TAKEOVER_BOT, {},
+                      secrets.randbits(63))
 
     async def _bot(self, room: Room, job: Any, seat: int, version: int) -> None:
         delay = 0.0
@@ -695,7 +700,7 @@ class Hub:
             raise Refusal("limit/rate", "a hint is on its way already")
         conn.hint_busy = True
         try:
-            moves = [e["move"] for e in room.table.events_since(0, None)]
+            moves = [move for _, move in room.table.moves]
             game = room.game
             assert self.pool is not None
             move, chance = await asyncio.get_running_loop().run_in_executor(

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable import IllegalActionError, PositionError, State
+from cardtable import IllegalActionError, PositionError, State, records
 from tests.conformance import check_illegal_inputs, check_views, roundtrip
 
 # ---------------------------------------------------------------- saves to mutate
@@ -155,15 +155,25 @@ ODD_VALUES: list[Any] = [None, True, False, 0, 1, -1, 2, 7, 1.5, 10**6, 2**32, -
 
 @st.composite
 def mutated_save(draw: st.DrawFn) -> dict[str, Any]:
-    original = draw(st.sampled_from(saves()))
-    data = copy.deepcopy(original)
+    data = copy.deepcopy(draw(st.sampled_from(saves())))
     for _ in range(draw(st.integers(1, 2))):
-        mutate(draw, data)
+        mutate(draw, data, saves())
     return data
 
 
-def mutate(draw: st.DrawFn, data: dict[str, Any]) -> None:
+def mutate(draw: st.DrawFn, data: dict[str, Any], pool: list[dict[str, Any]]) -> None:
+    """Change one place of ``data``; ``pool`` holds other saves to take well-formed values
+    from (the same field of another game: typed right, but contradicting the rest)."""
     everywhere = paths(data)
+    if draw(st.integers(0, 3)) == 0:
+        donors = [d for d in pool if d.get("game") == data.get("game")
+                  and d.get("options") == data.get("options")]
+        if donors:
+            donor = draw(st.sampled_from(donors))
+            shared = [p for p in paths(donor) if p in set(everywhere)]
+            path = draw(st.sampled_from(shared))
+            put(data, path, copy.deepcopy(get(donor, path)))
+            return
     # pick a top-level field first, so that the many words of the generator state and the
     # long history do not crowd out the small fields
     top = draw(st.sampled_from(sorted(data)))
@@ -173,7 +183,7 @@ def mutate(draw: st.DrawFn, data: dict[str, Any]) -> None:
     kind = draw(st.sampled_from(["odd", "number", "shorter", "longer", "other", "swap",
                                  "delete"]))
     if kind == "odd":
-        put(data, path, draw(st.sampled_from(ODD_VALUES)))
+        put(data, path, copy.deepcopy(draw(st.sampled_from(ODD_VALUES))))
     elif kind == "number" and isinstance(old, int) and not isinstance(old, bool):
         put(data, path, old + draw(st.sampled_from([-2, -1, 1, 2, 13, -old - 1])))
     elif kind == "shorter" and isinstance(old, list) and old:
@@ -189,7 +199,7 @@ def mutate(draw: st.DrawFn, data: dict[str, Any]) -> None:
     elif kind == "delete" and isinstance(get(data, path[:-1]), dict):
         del get(data, path[:-1])[path[-1]]
     else:
-        put(data, path, draw(st.sampled_from(ODD_VALUES)))
+        put(data, path, copy.deepcopy(draw(st.sampled_from(ODD_VALUES))))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
@@ -338,3 +348,56 @@ def test_a_bad_save_is_refused_saying_what_is_wrong(where: str, change: Any,
     change(data)
     with pytest.raises(PositionError, match=message):
         cardtable.state_from_dict(data)
+
+
+# ---------------------------------------------------------------- game records
+
+
+@cache
+def saved_records() -> list[dict[str, Any]]:
+    """Records of every game: finished, unfinished, and one from a setup position."""
+    out = []
+    for name, options in CONFIGS:
+        game = cardtable.new_game(name, **options)
+        out.append(records.record_of(play_to(game, 21, 40)).to_json())
+        if name != "drawbridge" or options.get("target", 100) < 100:
+            out.append(records.record_of(play_to(game, 22, -1)).to_json())
+        start = game.setup(seed=5)
+        state = start.clone()
+        rng = random.Random(5)
+        for _ in range(12):
+            state.apply(rng.choice(state.legal_actions()))
+        out.append(records.record_of(state, start=start).to_json())
+    return [json.loads(json.dumps(r)) for r in out]
+
+
+@st.composite
+def mutated_record(draw: st.DrawFn) -> dict[str, Any]:
+    data = copy.deepcopy(draw(st.sampled_from(saved_records())))
+    for _ in range(draw(st.integers(1, 2))):
+        mutate(draw, data, saved_records())
+    return data
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_record())
+def test_a_mutated_record_is_refused_with_a_record_error_or_replays(data: dict[str, Any]) -> None:
+    try:
+        record = records.from_json(data)
+        final = records.replay(record)
+    except records.RecordError as exc:
+        assert str(exc)
+        return
+    assert records.result_of(final) == record.result
+    assert len(list(records.positions(record))) == len(record.actions) + 1
+
+
+def test_records_with_odd_option_names_are_record_errors() -> None:
+    data = copy.deepcopy(saved_records()[0])
+    data["options"] = {1: 2}
+    with pytest.raises(records.RecordError, match="option"):
+        records.from_json(data)
+    save = copy.deepcopy(saves()[0])
+    save["options"] = {(1, 2): 3}
+    with pytest.raises(PositionError, match="option"):
+        cardtable.state_from_dict(save)

@@ -288,6 +288,13 @@ def test_a_reload_keeps_the_seat_and_the_game(browser: Any, server: str, shots: 
             break
     else:
         pytest.fail("no card of the hand could be played from the keyboard")
+    # leaving the seat: the page watches on, and the seat is free to take again
+    wait_until(lambda: p.my_turn, what="my turn")
+    p.page.click("#leave")
+    p.page.wait_for_selector(".seat button:has-text('Sit here')")
+    assert p.page.locator(".seat.me").count() == 0
+    assert p.page.locator("#hand button.card").count() == 0
+    assert p.page.evaluate(f"localStorage.getItem('cardtable:seat:{table}')") is None
     p.close()
 
 

@@ -373,7 +373,10 @@ export class TablePage {
     this.extra = h("div", { class: "extra" });
     this.overBox = h("div", { class: "over-box", id: "over" });
     this.main.append(
-      h("div", { class: "table-head" }, h("h1", {}, gameTitle(this.table.game)), this.connBadge),
+      h("div", { class: "table-head" }, h("h1", {}, gameTitle(this.table.game)),
+        h("div", { class: "row-buttons" },
+          this.leaveButton = h("button", { class: "small", id: "leave", onclick: () => this.leave() }, _("Leave the seat")),
+          this.connBadge)),
       this.joinBox,
       this.turnBanner,
       this.overBox,
@@ -434,6 +437,7 @@ export class TablePage {
     this.moveInput.disabled = !this.myTurn;
     this.playButton.disabled = !this.myTurn;
     this.controls.hidden = this.seat === null;   // a spectator has no moves to make
+    this.leaveButton.hidden = this.seat === null || v.is_terminal;
     this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: m })));
     // the log, newest first
     this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},
@@ -507,6 +511,21 @@ export class TablePage {
           ? h("a", { class: "button", href: `${record}?format=pbn`, download: `drawbridge-${this.id}.pbn` }, _("Download as PBN"))
           : null,
         h("a", { class: "button", href: "/", "data-link": true }, _("Back to the lobby")))));
+  }
+
+  async leave() {
+    if (this.seat === null || !this.token) return;
+    try {
+      await api("DELETE", `/api/tables/${encodeURIComponent(this.id)}/seats/${this.seat}`, undefined, this.token);
+    } catch (err) {
+      toast(errorText(err.code, err.message), "error");
+      return;
+    }
+    localStorage.removeItem(seatKey(this.id));
+    this.token = null;
+    this.seat = null;
+    this.reconnect(true);   // on as a spectator
+    this.refreshTable();
   }
 
   async rematch() {

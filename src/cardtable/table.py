@@ -161,8 +161,8 @@ class Table:
         given = dict(bots or {})
         self._bots: dict[int, Bot] = {}
         for seat, who in enumerate(self.seats):
-            seed = rng.getrandbits(32)
             if who.kind == "bot":
+                seed = rng.getrandbits(32)
                 self._bots[seat] = given.pop(seat) if seat in given else _make_bot(who, seed)
         if given:
             raise OptionsError(f"a bot is given for seat {min(given)}, which is not a bot's")
@@ -232,6 +232,10 @@ class Table:
     def persons(self) -> list[int]:
         """The seats people play."""
         return [s for s, who in enumerate(self.seats) if who.kind == "person"]
+
+    def is_person(self, seat: int | None) -> bool:
+        """Whether a person plays ``seat`` (False for None, nobody's turn)."""
+        return seat is not None and self.seats[seat].kind == "person"
 
     def set_seat(self, seat: int, who: Seat) -> None:
         """Seat someone else: a bot taking over from a person, a person sitting down, or

@@ -30,3 +30,16 @@ def test_agreement_counts_every_position_with_a_choice() -> None:
     assert report["positions"] == report["agree"] + report["departures"] > 0
     assert 0.0 <= report["agreement"] <= 1.0
     assert report["within_10_percent"] <= report["departures"]
+
+
+def test_views_reports_flat_view_times() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "views.py"), "--moves", "10", "300", "--window", "10",
+         "--repeats", "2", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    marks = report["marks"]
+    assert [m["move"] for m in marks] == [10, 300]
+    assert marks[0]["view_ratio"] == 1.0
+    for m in marks:
+        assert m["view_us"] > 0 and m["observation_us"] > 0 and m["view_with_history_us"] > 0

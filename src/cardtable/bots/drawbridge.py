@@ -74,7 +74,7 @@ class DrawBridgeHeuristic:
     rollout_horizon = 60
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
-        view = state.view(seat)
+        view = state.view(seat, history=False)
         legal = state.legal_actions()
         phase = view["phase"]
         if phase == "auction":
@@ -165,7 +165,7 @@ class DrawBridgeHeuristic:
         return min(side, key=lambda c: (-len(counts[c[1]]), power(c)))
 
     def evaluate(self, state: State) -> list[float]:
-        view = state.view(None)
+        view = state.view(None, history=False)
         a, b = view["scores"]
         diff = (a - b) / max(1, view["target"])
         return [math.tanh(3 * diff), math.tanh(-3 * diff)]

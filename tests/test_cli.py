@@ -65,3 +65,39 @@ def test_the_installed_command_runs() -> None:
     help_text = subprocess.run([CARDTABLE, "--help"], capture_output=True, text=True,
                                timeout=60).stdout
     assert "simulate" in help_text and "games" in help_text
+
+
+def test_games_lists_player_counts_and_options() -> None:
+    out = CliRunner().invoke(main, ["games"]).output
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert "players 2-12 (default 2)" in lines["threethirteen"]
+    assert "decks=None" in lines["threethirteen"]
+    assert "players 2-4, 6, 8-10, 12 (default 2)" in lines["sequence"]
+
+
+def test_simulate_takes_the_decks_option_and_refuses_a_bad_count() -> None:
+    ok = CliRunner().invoke(main, ["simulate", "threethirteen", "-p", "12", "-o", "decks=4",
+                                   "--games", "1", "--seed", "2", "--json"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(main, ["simulate", "threethirteen", "-p", "12", "-o", "decks=3"])
+    assert bad.exit_code != 0
+    assert "12 players need at least 4 decks" in bad.output
+
+
+@pytest.mark.parametrize("module", ["cardtable", "cardtable.cli"])
+def test_python_dash_m_runs_every_command(module: str) -> None:
+    out = subprocess.run([sys.executable, "-m", module, "arena", "sequence", "--games", "2",
+                          "--json"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["games"] == 2
+
+
+def test_each_command_is_a_module_of_its_own() -> None:
+    import importlib
+
+    from cardtable.cli import COMMANDS
+
+    assert list(COMMANDS) == sorted(COMMANDS) == sorted(main.commands)
+    for name in COMMANDS:
+        assert importlib.import_module(f"cardtable.cli.{name}").__dict__[name] is \
+            main.commands[name]

@@ -37,6 +37,11 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("threethirteen", {"players": 3, "aces": "both"}, 1),
     ("threethirteen", {"players": 4, "face_values": "counting", "all_wild_melds": False}, 1),
     ("threethirteen", {"players": 7, "aces": "both", "all_wild_melds": False}, 1),
+    # 3.1: 9 to 12 players play with four decks by default; option decks sets the count
+    ("threethirteen", {"players": 9}, 1),
+    ("threethirteen", {"players": 12}, 1),
+    ("threethirteen", {"players": 8, "decks": 4}, 1),
+    ("threethirteen", {"players": 3, "decks": 1}, 1),
 ]
 
 

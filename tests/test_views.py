@@ -22,9 +22,11 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sequence", {"players": 6, "teams": 3}),
     ("threethirteen", {}),
     ("threethirteen", {"players": 4, "aces": "both"}),
+    ("threethirteen", {"players": 10, "decks": 3}),
 ]
-OBSERVATIONS: dict[str, Any] = {"drawbridge": DrawBridgeObservation, "sequence": SequenceObservation,
-                "threethirteen": ThreeThirteenObservation}
+OBSERVATIONS: dict[str, Any] = {"drawbridge": DrawBridgeObservation,
+                                "sequence": SequenceObservation,
+                                "threethirteen": ThreeThirteenObservation}
 PARAMS = [pytest.param(n, o, id=n + "".join(f"-{k}={v}" for k, v in o.items()))
           for n, o in CONFIGS]
 

@@ -7,11 +7,13 @@ A game module subclasses :class:`Game` and :class:`State` and fills in the
 
 from __future__ import annotations
 
+import operator
 import random
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, SupportsIndex, TypeVar
 
 from cardtable.cards import NUM_CARDS, card_name, parse_card
 
@@ -32,6 +34,10 @@ class OptionsError(CardtableError, ValueError):
 
 class PositionError(CardtableError, ValueError):
     """An inconsistent ``setup`` position or ``state_from_dict`` input."""
+
+
+class NotYourTurnError(CardtableError, ValueError):
+    """A move (or a hint) asked for by a seat that is not the seat to act (cardtable.table)."""
 
 
 # ---------------------------------------------------------------- actions
@@ -244,9 +250,9 @@ def position_seat(what: str, value: Any, num_players: int) -> int:
 
 
 def check_seat(seat: Any, num_players: int) -> int:
-    """A seat argument of ``view`` or ``resample``: 0..n-1 (ValueError otherwise)."""
+    """A seat argument of ``view`` or ``resample``: 0..n-1 (OptionsError otherwise)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
-        raise ValueError(
+        raise OptionsError(
             f"seat must be 0..{num_players - 1} (None for a spectator's view), not {seat!r}")
     return seat
 
@@ -296,6 +302,23 @@ class Observation:
 # ---------------------------------------------------------------- games and states
 
 S = TypeVar("S", bound="State")
+
+
+def action_id(value: Any, size: int) -> int:
+    """An action id in 0..size-1 from an int or an integer-like value (``numpy.int64``);
+    IllegalActionError for anything else, a bool and a float included."""
+    if type(value) is not int:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            value = operator.index(value)  # numpy.bool is refused here too
+        except TypeError:
+            raise IllegalActionError(
+                f"{value!r} is not an action: give an Action, its notation or its id"
+            ) from None
+    if not 0 <= value < size:
+        raise IllegalActionError(f"action id {value} is out of range 0..{size - 1}")
+    return value
 
 
 class Game:
@@ -354,6 +377,16 @@ class Game:
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"cardtable.new_game({self.name!r}, {opts})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """A game pickles as its name and options (its tables and caches are rebuilt)."""
+        return _game_from_pickle, (self.name, dict(self.options))
+
+
+def _game_from_pickle(name: str, options: dict[str, Any]) -> Game:
+    import cardtable  # the registry imports the game modules, which import this one
+
+    return cardtable.new_game(name, **options)
 
 
 class State:
@@ -457,25 +490,23 @@ class State:
             raise IllegalActionError(f"{text!r} is not move notation")
         return self.game.actions[self._parse(text)]
 
-    def apply(self, action: Action | str | int) -> None:
-        """Play ``action``: an Action, its notation or its id; refused ones change nothing."""
+    def apply(self, action: Action | str | SupportsIndex) -> None:
+        """Play ``action``: an Action, its notation or its id; refused ones change nothing.
+
+        An id is anything ``operator.index`` takes (an int, ``numpy.int64`` ...), but not a
+        bool.
+        """
         table = self.game.actions
         if type(action) is Action:
             a = action
             if not (0 <= a.id < len(table) and table[a.id].notation == a.notation):
                 raise IllegalActionError(f"{a!r} is not an action of {self.game.name}")
+        elif type(action) is int and 0 <= action < len(table):
+            a = table[action]
         elif isinstance(action, str):
             a = self.parse_action(action)
-        elif isinstance(action, int) and not isinstance(action, bool):
-            if not 0 <= action < len(table):
-                raise IllegalActionError(
-                    f"action id {action} is out of range 0..{len(table) - 1}"
-                )
-            a = table[action]
         else:
-            raise IllegalActionError(
-                f"{action!r} is not an action: give an Action, its notation or its id"
-            )
+            a = table[action_id(action, len(table))]
         seat = self.current_player
         if seat is None:
             raise IllegalActionError(f"{a}: the game is over")
@@ -501,7 +532,7 @@ class State:
         self._clone_into(new)
         return new
 
-    def after(self: S, action: Action | str | int) -> S:
+    def after(self: S, action: Action | str | SupportsIndex) -> S:
         """A new state with ``action`` played; this one is untouched."""
         new = self.clone()
         new.apply(action)
@@ -540,7 +571,22 @@ class State:
             "rng": rng_to_json(self._rng),
         }
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickles: every field but the caches (rebuilt on demand), the history as
+        two bytes per seat and per action id."""
+        fields = self.__dict__.copy()
+        fields["_legal"] = fields["_legal_ids"] = None
+        fields["history"] = array("H", [x for seat, a in self.history for x in (seat, a.id)])
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        packed = fields["history"]
+        table = fields["game"].actions
+        fields["history"] = [(packed[i], table[packed[i + 1]]) for i in range(0, len(packed), 2)]
+        self.__dict__.update(fields)
+
     def __repr__(self) -> str:
+        """Public facts only: no card of the state shows (logs must not leak hands)."""
         turn = "over" if self.is_terminal else f"seat {self.current_player} to act"
         return f"<{type(self).__name__} {self.game.name}, {turn}, {len(self.history)} actions>"
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import cardtable
-from cardtable import OptionsError
+from cardtable import IllegalActionError, OptionsError
 from cardtable.bots import KINDS, hint, make
 from cardtable.bots.arena import outcome, plan, run, standings, wilson_interval
 from cardtable.bots.sequence import HEURISTIC
@@ -108,7 +108,7 @@ def test_hint_recommends_a_legal_move(name: str) -> None:
     advice = hint(state, state.current_player, {"iterations": 40}, seed=1)
     assert advice.action in state.legal_actions()
     assert 0.0 <= advice.win_probability <= 1.0
-    with pytest.raises(OptionsError, match="not the seat to act"):
+    with pytest.raises(IllegalActionError, match="not the seat to act"):
         hint(state, (state.current_player + 1) % state.game.num_players)  # type: ignore[operator]
 
 
@@ -150,6 +150,13 @@ def test_arena_mirrors_deals_and_is_reproducible() -> None:
     assert tasks[0].deal_seed == tasks[1].deal_seed
     assert tasks[0].lineup == ("heuristic", "random") and tasks[1].lineup == ("random", "heuristic")
     assert run(tasks) == run(plan("sequence", {}, ["heuristic", "random"], 4, seed=3), workers=2)
+
+
+def test_arena_results_for_a_seed_stay_the_same() -> None:
+    # games played before the arena went through cardtable.table.Table: same seed, same games
+    results = run(plan("sequence", {"players": 2}, ["heuristic", "random"], 6, seed=9))
+    assert [(r.winners, r.actions) for r in results] == [
+        ((0,), 78), ((1,), 72), ((0,), 31), ((1,), 42), ((0,), 59), ((1,), 58)]
 
 
 def test_arena_team_lineups_follow_teams() -> None:

@@ -534,7 +534,7 @@ def test_view_keys_and_legal_actions_only_for_the_seat_to_act() -> None:
     assert s.view(None)["hand"] == [] and s.view(None)["legal_actions"] == []
     s.apply("KH")
     assert s.view(0)["trick"] == [[1, "KH"]]
-    with pytest.raises(ValueError, match="seat must be"):
+    with pytest.raises(OptionsError, match="seat must be"):
         s.view(2)
 
 

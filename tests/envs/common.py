@@ -21,6 +21,8 @@ _CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("threethirteen", {"players": 4}),
     ("threethirteen", {"players": 7, "aces": "both", "face_values": "counting",
                        "all_wild_melds": False}),
+    ("threethirteen", {"players": 12}),
+    ("threethirteen", {"players": 3, "decks": 4}),
 ]
 CONFIGS = [(name, options) for name, options in _CONFIGS if name in cardtable.game_names()]
 GAMES = sorted({name for name, _ in CONFIGS})

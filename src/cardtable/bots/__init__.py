@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.bots.base import Bot, HeuristicBot, RandomBot, check_budget
-from cardtable.bots.ismcts import ISMCTSBot, SearchResult
-from cardtable.core import Action, OptionsError, State
+from cardtable.bots.ismcts import ISMCTSBot, SearchResult, _heuristic_or_none
+from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 __all__ = ["KINDS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "RandomBot", "hint", "make"]
 
@@ -23,7 +23,7 @@ KINDS = ("random", "heuristic", "ismcts")
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     """A bot of ``kind`` ("random", "heuristic" or "ismcts"); ISMCTS takes a budget
     (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
-    default, "random" or "heuristic"), ``root`` ("ucb" or "paired"; default: the game's
+    default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
     added up; default: the game's choice), ``exploration``, ``prior``,
     ``max_rollout_steps``."""
@@ -41,19 +41,27 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
 
 @dataclass(frozen=True)
 class Hint:
-    """A recommended move and the estimated chance of winning with it."""
+    """A recommended move and the estimated chance of winning with it.
+
+    ``estimate_of`` says what ``win_probability`` is the chance of winning: ``"game"``
+    (Sequence; Three Thirteen, whose game is the whole 11-round match) or ``"match"``
+    (Draw Bridge: the match to the target, the deal in progress valued from the cards).
+    """
 
     action: Action
     win_probability: float
+    estimate_of: str = "game"
 
 
 def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = None,
          seed: int | None = None) -> Hint:
     """ISMCTS's advice for ``seat`` (the seat to act); ``budget`` as for ``make``."""
     if state.is_terminal:
-        raise OptionsError("the game is over: there is no move to hint")
+        raise IllegalActionError("the game is over: there is no move to hint")
     if seat is not None and seat != state.current_player:
-        raise OptionsError(f"seat {seat} is not the seat to act ({state.current_player})")
+        raise IllegalActionError(f"seat {seat} is not the seat to act ({state.current_player})")
     bot = ISMCTSBot(seed, **check_budget(dict(budget or {"iterations": 500})))
     result: SearchResult = bot.search(state)
-    return Hint(result.action, result.win_probability)
+    heuristic = _heuristic_or_none(state.game.name)
+    return Hint(result.action, result.win_probability,
+                getattr(heuristic, "estimate_of", "game"))

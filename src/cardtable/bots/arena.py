@@ -20,6 +20,7 @@ from typing import Any
 import cardtable
 from cardtable.bots import KINDS, make
 from cardtable.core import OptionsError
+from cardtable.table import Seat, Table
 
 
 @dataclass(frozen=True)
@@ -74,17 +75,16 @@ def plan(game: str, options: dict[str, Any], bots: list[str], games: int, seed: 
 
 def play(task: Task) -> GameResult:
     """Play one game of the arena (in whatever process runs it)."""
-    state = cardtable.new_game(task.game, **task.options).deal(seed=task.deal_seed)
-    bots = [make(kind, seed=s, **(task.budget if kind == "ismcts" else {}))
-            for kind, s in zip(task.lineup, task.bot_seeds, strict=True)]
-    actions = 0
-    while not state.is_terminal and (task.max_actions is None or actions < task.max_actions):
-        seat = state.current_player
-        assert seat is not None
-        state.apply(bots[seat].choose(state))
-        actions += 1
+    seats = [Seat("bot", kind, dict(task.budget) if kind == "ismcts" else {})
+             for kind in task.lineup]
+    bots = {seat: make(who.name, seed=s, **who.settings)
+            for seat, (who, s) in enumerate(zip(seats, task.bot_seeds, strict=True))}
+    table = Table.new(cardtable.new_game(task.game, **task.options), seats,
+                      seed=task.deal_seed, bots=bots)
+    table.advance_bots(max_moves=task.max_actions)
+    state = table.state
     return GameResult(task.index, task.lineup, tuple(state.winners), tuple(state.scores),
-                      actions, state.is_terminal)
+                      table.version, state.is_terminal)
 
 
 def run(tasks: list[Task], workers: int = 1, executor: Executor | None = None,

@@ -6,7 +6,7 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 import cardtable
-from cardtable.core import Action, OptionsError, State
+from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 
 @runtime_checkable
@@ -30,7 +30,10 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
-        return self.rng.choice(state.legal_actions())
+        legal = state.legal_actions()
+        if not legal:
+            raise IllegalActionError("the game is over: there is no move to choose")
+        return self.rng.choice(legal)
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
@@ -47,7 +50,9 @@ class Heuristic(Protocol):
 
     # Optional, read with getattr by ISMCTS (cardtable.bots.ismcts):
     #   rollout_horizon: int -- random playout steps before ``evaluate`` (default: no limit)
-    #   root: str -- "ucb" (default) or "paired"
+    #   root: str -- "ucb" (default), "paired" or "flat"
+    #   root_for(state) -> str -- the root for this position (overrides ``root``)
+    #   estimate_of: str -- what a hint's win chance is of: "game" (default) or "match"
     #   tree_size: int -- UCB root: a fresh tree every so many iterations (default: one tree)
     #   playout(state, rng) -> list[float] -- the game's own playout of a determinization,
     #     each seat's reward in [-1, 1]
@@ -72,7 +77,7 @@ class HeuristicBot:
     def choose(self, state: State) -> Action:
         seat = state.current_player
         if seat is None:
-            raise OptionsError("the game is over: there is no move to choose")
+            raise IllegalActionError("the game is over: there is no move to choose")
         scored = heuristic_for(state.game.name).scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])

@@ -665,6 +665,17 @@ class DrawBridgeState(State):
     def _all_cards(self) -> list[int]:
         return cards_of(self._hands[0]) + cards_of(self._hands[1]) + self._stock + self._played
 
+    def __getstate__(self) -> dict[str, Any]:
+        fields = super().__getstate__()
+        fields["_beats"] = None  # a shared 2,704-byte table, found again on loading
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        super().__setstate__(fields)
+        contract = self._contract
+        self._beats = (BEATS_PLAY[contract.strain] if self._phase == PLAY and contract
+                       else BEATS_DRAW[self.game.draw_trick_winner])
+
     def _to_dict(self) -> dict[str, Any]:
         """The current deal as dealt (with the match scores then), its actions so far, and
         the deals finished before it; loading replays the actions."""

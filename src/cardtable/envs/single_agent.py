@@ -26,10 +26,11 @@ from gymnasium import spaces
 
 import cardtable
 from cardtable.bots import Bot, make
-from cardtable.core import IllegalActionError, OptionsError, State
+from cardtable.core import IllegalActionError, NotYourTurnError, OptionsError, State
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.envs.aec import render_output
 from cardtable.envs.encoders import encoder_for
+from cardtable.table import Seat, Table
 
 
 class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -74,15 +75,24 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = spaces.Box(0.0, self.encoder.high, (self.encoder.size,),
                                             np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
-        self.game_state: State | None = None
+        self.seats = [Seat("person", "learner")] * n
+        for other, kind in self._opponents.items():
+            name = kind if isinstance(kind, str) else type(kind).__name__
+            self.seats[other] = Seat("bot", name, self._budget if kind == "ismcts" else {})
+        self.table: Table | None = None
         self.bots: dict[int, Bot] = {}
         self.moves = 0
+
+    @property
+    def game_state(self) -> State | None:
+        """The game being played (None before the first reset)."""
+        return None if self.table is None else self.table.state
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
-        self.game_state = self.game.deal(seed=int(rng.integers(2**63)))
+        deal_seed = int(rng.integers(2**63))
         self.bots = {}
         for other, kind in self._opponents.items():
             if isinstance(kind, str):
@@ -91,6 +101,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             else:
                 kind.reset()
                 self.bots[other] = kind
+        self.table = Table.new(self.game, self.seats, seed=deal_seed, bots=self.bots)
         self.moves = 0
         self._play_bots()
         if self.render_mode == "human":
@@ -98,11 +109,12 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        state = self.game_state
-        assert state is not None, "call reset() first"
+        table = self.table
+        assert table is not None, "call reset() first"
+        state = table.state
         try:
-            state.apply(int(action))
-        except IllegalActionError:
+            table.play(self.seat, int(action))
+        except (IllegalActionError, NotYourTurnError):
             return self._observe(), self.illegal_reward, True, False, self._info(over=True)
         self.moves += 1
         self._play_bots()
@@ -121,13 +133,9 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return render_output(self.render_mode, self.game_state, self.moves)
 
     def _play_bots(self) -> None:
-        state = self.game_state
-        assert state is not None
-        while not state.is_terminal and state.current_player != self.seat:
-            if self._out_of_moves():
-                return
-            state.apply(self.bots[state.current_player].choose(state))  # type: ignore[index]
-            self.moves += 1
+        assert self.table is not None
+        left = None if self.max_moves is None else max(self.max_moves - self.moves, 0)
+        self.moves += len(self.table.advance_bots(max_moves=left))
 
     def _out_of_moves(self) -> bool:
         return self.max_moves is not None and self.moves >= self.max_moves

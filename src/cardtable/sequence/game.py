@@ -368,7 +368,9 @@ class SequenceState(State):
         self.dealer = dealer
         self.current = current
         self.exchanged = False  # 2.4.1: the dead-card exchange of this turn is used
-        self.passes = 0  # passes in a row, one per turn
+        # ruling 2.4: plain passes in a row, one per turn; a turn that exchanged a dead card
+        # and then passed breaks the run (sets it back to 0)
+        self.passes = 0
         self.turns = 0
         self.over = False
         self.winning_team: int | None = None
@@ -466,8 +468,10 @@ class SequenceState(State):
         aid = action.id
         seat = self.current
         if aid == PASS:
-            self.passes += 1
-            # ruling 2.4: every player passing in turn ends the game in a draw
+            # ruling 2.4: every player passing in turn, none of them after a dead-card
+            # exchange in that turn, ends the game in a draw; "exchange, then pass" breaks
+            # the run (the replacement came from the pile, whose jacks can reopen the board)
+            self.passes = 0 if self.exchanged else self.passes + 1
             self._end_turn(draw_game=self.passes >= self.game.num_players)
             return
         card, cell = DECODE[aid]
@@ -577,6 +581,9 @@ class SequenceState(State):
             state = game._build(position, new_rng(0), over)
             state.exchanged = data["exchanged"] is True
             state.passes = check_int("passes", data["passes"], minimum=0) or 0
+            if state.passes >= game.num_players and not over:
+                raise PositionError(f"passes: {state.passes} plain passes in a row by "
+                                    f"{game.num_players} players would have ended the game")
             state.turns = check_int("turns", data["turns"], minimum=0) or 0
             state.over = over
             wt = data["winning_team"]

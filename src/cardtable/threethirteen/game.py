@@ -49,7 +49,7 @@ from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
 DECLARATION = Declaration(
     name="threethirteen",
     title="Three Thirteen",
-    players=tuple(range(2, 9)),  # 2..12 once the rules branch lands
+    players=tuple(range(2, 13)),  # 3.1 ruling: 2 to 12 players
     default_players=2,
     options=(
         OptionSpec("aces", "low", "choice", choices=("low", "both"),
@@ -60,13 +60,13 @@ DECLARATION = Declaration(
         OptionSpec("all_wild_melds", True, "bool",
                    help="A meld may consist of wild cards only."),
         OptionSpec("decks", None, "int", minimum=1, maximum=4, none_ok=True,
-                   help="How many 52-card decks to play with (by default the fewest that "
-                        "suit the number of players)."),
+                   help="How many 52-card decks to play with (default: 1 for 2 players, 2 "
+                        "for 3-5, 3 for 6-8, 4 for 9-12; at least enough for round 11)."),
     ),
 )
 
 ROUNDS = 11
-PLAYERS = range(2, 9)
+MAX_DECKS = 4  # 3.1 ruling: option decks goes up to 4
 
 # The fixed action space: draw, take, then one discard per card.
 DRAW, TAKE, DISCARD = 0, 1, 2
@@ -77,8 +77,35 @@ DEFAULTS: dict[str, Any] = DECLARATION.defaults
 
 
 def decks_for(players: int) -> int:
-    """3.1 ruling: one deck for 2 players, two for 3-5, three for 6-8."""
-    return 1 if players == 2 else 2 if players <= 5 else 3
+    """3.1 ruling: by default one deck for 2 players, two for 3-5, three for 6-8, four for 9-12."""
+    return 1 if players == 2 else 2 if players <= 5 else 3 if players <= 8 else 4
+
+
+def fewest_decks(players: int) -> int:
+    """3.1 ruling: the fewest decks that hold round 11's deal and first discard.
+
+    That is the least ``decks`` with 52 x decks >= 13 x players + 1.
+    """
+    return -(-(deal_size(ROUNDS) * players + 1) // NUM_CARDS)
+
+
+def check_decks(value: Any, players: int) -> int | None:
+    """Option ``decks`` (3.1): None (the default count) or an integer from the fewest to 4."""
+    low = fewest_decks(players)
+    allowed = (str(MAX_DECKS) if low == MAX_DECKS else f"{low} or {MAX_DECKS}"
+               if low == MAX_DECKS - 1 else f"{low} to {MAX_DECKS}")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise OptionsError(
+            f"option decks must be an integer ({allowed} with {players} players) or None "
+            f"(the default: {decks_for(players)}), not {value!r}")
+    if value is not None and not low <= value <= MAX_DECKS:
+        why = (f"{players} players need at least {low} deck{'s' if low > 1 else ''} for "
+               f"round 11's deal of 13 cards each and the first discard"
+               if value < low else f"at most {MAX_DECKS} decks are allowed")
+        raise OptionsError(
+            f"option decks={value} is not allowed: {why}; with {players} players choose "
+            f"{allowed}, or None for the default ({decks_for(players)})")
+    return value
 
 
 def deal_size(round_: int) -> int:
@@ -119,6 +146,8 @@ class ThreeThirteenObservation(Observation):
     seat: int | None
     round: int
     deal_size: int
+    #: how many 52-card decks are in play
+    decks: int
     #: the wild rank as a rank index (0 = ace .. 12 = king)
     wild: int
     dealer: int
@@ -155,11 +184,13 @@ class ThreeThirteenGame(Game):
     def __init__(self, **options: Any) -> None:
         opts = DECLARATION.read_options(options, unchecked=("decks",))
         players: int = opts["players"]
-        if opts["decks"] is not None:  # the rules branch brings the decks option
-            raise OptionsError("option decks is not supported yet; leave it out")
+        # Reading of API.md's "defaults filled in" for 3.1's "decks (default none = those
+        # numbers)": options["decks"] holds the value given, None when left at the default
+        # (so a record replays the same options); self.decks is the number of decks in use.
+        decks = opts["decks"] = check_decks(opts["decks"], players)
         self.options = opts
         self.num_players = players
-        self.decks = decks_for(players)
+        self.decks: int = decks_for(players) if decks is None else decks
         self.all_wild_melds: bool = self.options["all_wild_melds"]
         self.solver: MeldSolver = solver(self.options["aces"], self.options["face_values"])
 
@@ -490,6 +521,7 @@ class ThreeThirteenState(State):
             seat=seat,
             round=self.round,
             deal_size=deal_size(self.round),
+            decks=self.game.decks,
             wild=self.wild,
             dealer=self.dealer,
             current_player=None if self.over else self.current,
@@ -532,6 +564,7 @@ class ThreeThirteenState(State):
             "top_discard": card_name(obs.discard[0]) if obs.discard else None,
             "round": obs.round,
             "deal_size": obs.deal_size,
+            "decks": obs.decks,
             "wild_rank": RANKS[obs.wild],
             "dealer": obs.dealer,
             "current_player": obs.current_player,
@@ -589,13 +622,13 @@ class ThreeThirteenState(State):
         return new
 
     def __str__(self) -> str:
-        view = self.view(None, history=False)
-        lines = [f"Three Thirteen, round {self.round} ({view['wild_rank']} wild), "
-                 f"scores {self.totals}", f"discard {' '.join(view['discard'][:1]) or '-'}, "
-                 f"stock {len(self.stock)}"]
+        """The table as a spectator sees it: no hand shows (log lines must not leak them)."""
+        top = card_name(self.discard[-1]) if self.discard else "-"
+        lines = [f"Three Thirteen, round {self.round} ({RANKS[self.wild]} wild), "
+                 f"scores {self.totals}", f"discard {top}, stock {len(self.stock)}"]
         for s, hand in enumerate(self.hands):
             mark = ">" if s == self.current_player else " "
-            lines.append(f"{mark} seat {s}: {' '.join(card_names(sorted(hand, key=sort_key)))}")
+            lines.append(f"{mark} seat {s}: {len(hand)} cards")
         return "\n".join(lines)
 
 

@@ -1,4 +1,4 @@
-"""Playing in the terminal: the ``play``, ``replay`` and ``rules`` commands and their UI.
+"""Playing in the terminal: the UI behind the ``play``, ``replay`` and ``rules`` commands.
 
 The UI holds no rule: it shows ``state.view(seat)``, offers ``state.legal_actions()``
 and lets ``state.apply`` explain a refused move.

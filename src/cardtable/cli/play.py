@@ -1,32 +1,24 @@
-"""The ``play``, ``replay`` and ``rules`` commands (registered in cardtable.cli)."""
+"""``cardtable play``: a game in the terminal against bots, or with friends at one keyboard."""
 
 from __future__ import annotations
 
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
 import cardtable
 from cardtable import records
+from cardtable.cli.options import (
+    UserError,
+    game_options,
+    make_game,
+    need_terminal,
+    players_option,
+)
 from cardtable.core import CardtableError
 from cardtable.tui.table import BOT_KINDS, Table, default_record_dir
-
-
-class UserError(click.ClickException):
-    """A mistake of the user's: the message, exit status 2, no traceback."""
-
-    exit_code = 2
-
-
-def _game_choice() -> click.Choice[str]:
-    return click.Choice(cardtable.game_names())
-
-
-def _need_terminal() -> None:
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UserError("this command draws a full-screen table: run it in a terminal")
 
 
 def _seats(given: tuple[str, ...], num_players: int) -> list[int]:
@@ -61,7 +53,7 @@ def _new_record_path(directory: Path, game: str) -> Path:
 
 @click.command()
 @click.argument("game_name", metavar="[GAME]", required=False)
-@click.option("--players", "-p", type=int, help="Number of players (default: the game's).")
+@players_option
 @click.option("--teams", "-t", type=int, help="Sequence: number of teams (2 or 3 where allowed).")
 @click.option("--seat", "-s", "seat_args", multiple=True, metavar="S",
               help="Your seat, 0 first (default 0). Give several (--seat 0 --seat 2, or "
@@ -74,8 +66,7 @@ def _new_record_path(directory: Path, game: str) -> Path:
               help="Seconds the ismcts bot, and a hint, may think about one move.")
 @click.option("--seed", type=int, help="Seed of the deal (and the bots): the same seed gives "
               "the same cards.")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-              help="A game option (repeatable), e.g. -o target=200; see `cardtable games`.")
+@game_options
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the game record to this file (after every move).")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -89,7 +80,7 @@ def _new_record_path(directory: Path, game: str) -> Path:
               help="Seconds between bots' moves, so that you can follow them.")
 def play(game_name: str | None, players: int | None, teams: int | None,
          seat_args: tuple[str, ...], bot_kind: str, think: float, seed: int | None,
-         options: tuple[str, ...], save_path: Path | None, record_dir: Path | None,
+         options: tuple[tuple[str, Any], ...], save_path: Path | None, record_dir: Path | None,
          no_save: bool, resume: Path | None, pace: float) -> None:
     """Play GAME in the terminal against bots, or with friends at one keyboard.
 
@@ -117,17 +108,7 @@ def play(game_name: str | None, players: int | None, teams: int | None,
         if game_name not in cardtable.game_names():
             raise UserError(f"unknown game {game_name!r}; the games are "
                             f"{', '.join(cardtable.game_names())}")
-        from cardtable.cli import parse_option
-
-        opts = dict(parse_option(o) for o in options)
-        if players is not None:
-            opts["players"] = players
-        if teams is not None:
-            opts["teams"] = teams
-        try:
-            game = cardtable.new_game(game_name, **opts)
-        except CardtableError as exc:
-            raise UserError(str(exc)) from None
+        game = make_game(game_name, players, options, teams=teams)
         humans = _seats(seat_args, game.num_players)
         directory = record_dir or default_record_dir()
         paths = iter([save_path] if save_path else [])
@@ -141,7 +122,7 @@ def play(game_name: str | None, players: int | None, teams: int | None,
             app_table = new_table()
         except CardtableError as exc:
             raise UserError(str(exc)) from None
-    _need_terminal()
+    need_terminal()
     from cardtable.tui.app import PlayApp
 
     app_table.save()
@@ -160,50 +141,3 @@ def _resumed(path: Path, think: float) -> Table:
         raise UserError(str(exc)) from None
 
 
-@click.command()
-@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--seat", "-s", type=int, help="Whose hand to show (default: the first person's "
-              "seat; v switches while watching).")
-@click.option("--pace", type=click.FloatRange(min=0.05), default=0.8, show_default=True,
-              help="Seconds per move when playing the record on (space).")
-def replay(path: Path, seat: int | None, pace: float) -> None:
-    """Step through a saved game: → and ← move, space plays on, v changes the seat shown.
-
-    FILE is a game record written by `cardtable play` (or `cardtable simulate
-    --save-records`); its format is in docs/records.md.
-    """
-    try:
-        record = records.load(path)
-    except records.RecordError as exc:
-        raise UserError(str(exc)) from None
-    players = len(record.seats)
-    if seat is not None and not 0 <= seat < players:
-        raise UserError(f"--seat {seat}: the game has seats 0 to {players - 1}")
-    _need_terminal()
-    from cardtable.tui.app import ReplayApp
-
-    ReplayApp(record, path, seat=seat, pace=pace).run()
-
-
-@click.command()
-@click.argument("game_name", metavar="GAME", type=_game_choice())
-@click.option("--plain", is_flag=True, help="Print the Markdown text as it is (no colours, no "
-              "pager); this is also what a pipe or a file receives.")
-def rules(game_name: str, plain: bool) -> None:
-    """Print the rules of GAME: the rule book's common terms and the game's section.
-
-    On a terminal the text is formatted and shown in a pager (q leaves it).
-    """
-    from cardtable.tui.rules import rules_of
-
-    text = rules_of(game_name)
-    if plain or not sys.stdout.isatty():
-        click.echo(text)
-        return
-    from rich.console import Console
-    from rich.markdown import Markdown
-
-    console = Console(force_terminal=True)
-    with console.capture() as page:
-        console.print(Markdown(text))
-    click.echo_via_pager(page.get())  # the rules are longer than a screen; less -R keeps colours

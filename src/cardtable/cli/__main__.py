@@ -1,0 +1,6 @@
+"""``python -m cardtable.cli``: the command line."""
+
+from cardtable.cli import main
+
+if __name__ == "__main__":
+    main(prog_name="cardtable")

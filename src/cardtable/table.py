@@ -1,0 +1,433 @@
+"""A game at a table: the state, who sits in each seat, the bots, the log of moves.
+
+Every front end drives its games through a :class:`Table`: the terminal UI, ``cardtable
+simulate``, the arena, the Gymnasium environment and the table server. The table refuses
+a move from a seat that is not to act, lets its bots play until a person is to act, keeps
+the game's record as it goes, gives hints, and tells each seat what happened since a
+version it saw, with the cards that seat drew and nothing it may not know.
+
+>>> import cardtable
+>>> from cardtable.table import Seat, Table
+>>> table = Table.new(cardtable.new_game("sequence"),
+...                   [Seat("person", "Ann"), Seat("bot", "random")], seed=7)
+>>> table.to_act, table.version
+(0, 0)
+>>> move = table.play(0, table.view(0)["legal"][0])
+>>> len(table.advance_bots()), table.to_act, table.version
+(1, 0, 2)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import cardtable
+from cardtable import records
+from cardtable.cards import RANKS, SUITS
+from cardtable.core import (
+    Action,
+    CardtableError,
+    IllegalActionError,
+    NotYourTurnError,
+    OptionsError,
+    State,
+)
+
+if TYPE_CHECKING:
+    from cardtable.bots import Bot, Hint
+
+__all__ = ["BotJob", "NotYourTurnError", "Seat", "Table", "run_bot_job"]
+
+SEAT_KINDS = ("person", "bot")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: ``Seat("person", "Ann")`` or ``Seat("bot", "ismcts", {"seconds": 1})``.
+
+    For a bot, ``name`` is the bot kind of ``cardtable.bots.make`` and ``settings`` its
+    budget; a person's settings are empty. (Records name a person's seat ``"human"``;
+    :meth:`to_record` and :meth:`from_record` convert.)
+    """
+
+    kind: str
+    name: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in SEAT_KINDS:
+            raise OptionsError(f"a seat is a 'person' or a 'bot', not {self.kind!r}")
+        if self.kind == "person" and self.settings:
+            raise OptionsError(f"{self.name}: a person's seat takes no bot settings")
+
+    def to_record(self) -> records.Seat:
+        return records.Seat("human" if self.kind == "person" else "bot", self.name)
+
+    @classmethod
+    def from_record(cls, seat: records.Seat) -> Seat:
+        return cls("person" if seat.kind == "human" else "bot", seat.name)
+
+
+def _bare_view(state: State, seat: int | None) -> dict[str, Any]:
+    """``state.view(seat)`` without the history."""
+    view = state.view(seat)
+    view.pop("history", None)
+    return view
+
+
+def _deal_of(view: dict[str, Any]) -> tuple[Any, Any]:
+    """Which deal (Draw Bridge) or round (Three Thirteen) a view shows: a new one deals
+    every hand afresh."""
+    return view.get("deal_number"), view.get("round")
+
+
+def _is_card(token: str) -> bool:
+    return len(token) == 2 and token[0] in RANKS and token[1] in SUITS
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """The work of a bot choosing one move, as plain data: it pickles, so that a process
+    pool, Dask or Ray can run it (:func:`run_bot_job`)."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    #: ``State.to_dict()`` of the first position when the game did not start from a seed
+    start: dict[str, Any] | None
+    #: every move since the start, in notation
+    moves: tuple[str, ...]
+    seat: int
+    bot: str
+    settings: dict[str, Any]
+    bot_seed: int
+
+
+def run_bot_job(job: BotJob) -> str:
+    """The notation of the move the job's bot chooses (in whatever process runs it)."""
+    from cardtable import bots
+
+    if job.start is not None:
+        state = cardtable.state_from_dict(job.start)
+    else:
+        state = cardtable.new_game(job.game, **job.options).deal(seed=job.seed)
+    for move in job.moves:
+        state.apply(move)
+    if state.current_player != job.seat:
+        raise NotYourTurnError(f"seat {job.seat} is not to act after {len(job.moves)} moves")
+    return str(bots.make(job.bot, seed=job.bot_seed, **job.settings).choose(state))
+
+
+class Table:
+    """One game being played: ``state`` moves on as people and bots play.
+
+    ``version`` counts the moves accepted so far (0 at the start). Build a table with
+    :meth:`new`, :meth:`from_moves` or :meth:`from_record`. Keywords they pass on:
+    ``bot_seed`` (the bots' randomness), ``bots`` (Bot objects to play some seats
+    instead of new ones made from the seats' kinds), ``hint_budget`` (the ISMCTS budget
+    of a hint), ``on_move`` (called with the table after every accepted move, e.g. to
+    save the record) and ``created`` (the record's timestamp).
+    """
+
+    def __init__(self, state: State, seats: Sequence[Seat], *, bot_seed: int | None = None,
+                 bots: Mapping[int, Bot] | None = None,
+                 hint_budget: dict[str, Any] | None = None,
+                 on_move: Callable[[Table], None] | None = None,
+                 created: str | None = None) -> None:
+        game = state.game
+        if len(seats) != game.num_players:
+            raise OptionsError(f"{len(seats)} seats for the {game.num_players} players of "
+                               f"{game.name}")
+        for who in seats:
+            if not isinstance(who, Seat):
+                raise OptionsError(f"a seat is a cardtable.table.Seat, not {who!r}")
+        self.state = state
+        self.seats = list(seats)
+        # where the game began: a seed for Game.deal, or a copy of the first position
+        self.seed = state.seed if not state.history else None
+        self._start = None if self.seed is not None else state.clone()
+        #: (seat, notation) of every move accepted, in order
+        self.moves: list[tuple[int, str]] = []
+        self.hint_budget = hint_budget
+        self.on_move = on_move
+        self.created = created or records.now()
+        self._bot_seed = bot_seed if bot_seed is not None else (
+            random.SystemRandom().getrandbits(63))
+        rng = random.Random(self._bot_seed)
+        given = dict(bots or {})
+        self._bots: dict[int, Bot] = {}
+        for seat, who in enumerate(self.seats):
+            seed = rng.getrandbits(32)
+            if who.kind == "bot":
+                self._bots[seat] = given.pop(seat) if seat in given else _make_bot(who, seed)
+        if given:
+            raise OptionsError(f"a bot is given for seat {min(given)}, which is not a bot's")
+        # what each seat that asked for events has seen: its hand now, and per version the
+        # cards that came into its hand ({"drawn": [...]} or, at a new deal, {"dealt": [...]})
+        self._hands: dict[int, tuple[Counter[str], Any]] = {}
+        self._cards: dict[int, dict[int, dict[str, list[str]]]] = {}
+        self._views: dict[int | None, dict[str, Any]] = {}
+
+    # -- making tables ---------------------------------------------------------
+
+    @classmethod
+    def new(cls, game: cardtable.Game, seats: Sequence[Seat], *, seed: int | None = None,
+            start: State | dict[str, Any] | None = None, **table: Any) -> Table:
+        """A fresh deal (from ``seed``), or the game from ``start`` (a State or its
+        ``to_dict()``, e.g. a ``setup`` position)."""
+        if start is None:
+            return cls(game.deal(seed=seed), seats, **table)
+        if seed is not None:
+            raise OptionsError("give a table a seed or a start position, not both")
+        state = start.clone() if isinstance(start, State) else cardtable.state_from_dict(start)
+        if state.game != game:
+            raise OptionsError(f"the start position is one of {state.game!r}, not {game!r}")
+        return cls(state, seats, **table)
+
+    @classmethod
+    def from_moves(cls, game: cardtable.Game, seats: Sequence[Seat], *, seed: int | None,
+                   moves: Sequence[str], start: State | dict[str, Any] | None = None,
+                   **table: Any) -> Table:
+        """The table after ``moves`` (notation, in order) from ``seed`` or ``start``: a game
+        log replayed. IllegalActionError names the first move that does not replay."""
+        new = cls.new(game, seats, seed=seed, start=start, **table)
+        on_move, new.on_move = new.on_move, None
+        for number, move in enumerate(moves, 1):
+            try:
+                new._accept(new.state.current_player, move)
+            except CardtableError as exc:
+                raise IllegalActionError(f"move {number} ({move!r}): {exc}") from None
+        new.on_move = on_move
+        return new
+
+    @classmethod
+    def from_record(cls, record: records.Record, **table: Any) -> Table:
+        """The table at the last position of a game record."""
+        game = cardtable.new_game(record.game, **record.options)
+        seats = [Seat.from_record(who) for who in record.seats]
+        table.setdefault("created", record.created)
+        return cls.from_moves(game, seats, seed=record.seed, start=record.start,
+                              moves=[move for _, move in record.actions], **table)
+
+    # -- whose turn ------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return len(self.moves)
+
+    @property
+    def to_act(self) -> int | None:
+        return self.state.current_player
+
+    @property
+    def bot_to_act(self) -> bool:
+        seat = self.state.current_player
+        return seat is not None and self.seats[seat].kind == "bot"
+
+    @property
+    def persons(self) -> list[int]:
+        """The seats people play."""
+        return [s for s, who in enumerate(self.seats) if who.kind == "person"]
+
+    def set_seat(self, seat: int, who: Seat) -> None:
+        """Seat someone else: a bot taking over from a person, a person sitting down, or
+        another bot."""
+        self._check_seat(seat)
+        bot = _make_bot(who, random.Random(f"{self._bot_seed}:{seat}:{self.version}")
+                        .getrandbits(32)) if who.kind == "bot" else None
+        self.seats[seat] = who
+        self._bots.pop(seat, None)
+        if bot is not None:
+            self._bots[seat] = bot
+
+    # -- moves -----------------------------------------------------------------
+
+    def play(self, seat: int, move: Action | str | int) -> Action:
+        """Play ``seat``'s move: NotYourTurnError if another seat is to act (or the game is
+        over), IllegalActionError if the move is refused; either way nothing changes."""
+        self._check_seat(seat)
+        to_act = self.state.current_player
+        if to_act is None:
+            raise NotYourTurnError(f"seat {seat} cannot move: the game is over")
+        if seat != to_act:
+            raise NotYourTurnError(f"seat {seat} cannot move: it is seat {to_act}'s turn")
+        return self._accept(seat, move)
+
+    def bot_move(self) -> Action:
+        """The move the bot to act chooses, thought out on a copy of the state (a UI can
+        show the table meanwhile); play it with :meth:`play`."""
+        seat = self.state.current_player
+        if seat is None or seat not in self._bots:
+            raise NotYourTurnError("no bot is to act")
+        return self._bots[seat].choose(self.state.clone())
+
+    def advance_bots(self, max_moves: int | None = None) -> list[Action]:
+        """Let the bots play, in this process, until a person is to act, the game is over
+        or ``max_moves`` moves are made; the moves made."""
+        made: list[Action] = []
+        while max_moves is None or len(made) < max_moves:
+            seat = self.state.current_player
+            bot = self._bots.get(seat) if seat is not None else None
+            if bot is None:
+                break
+            made.append(self._accept(seat, bot.choose(self.state)))
+        return made
+
+    def bot_job(self) -> BotJob:
+        """The bot to act's choice as plain, picklable data for :func:`run_bot_job` (its
+        randomness is drawn from the table's bot seed and the version)."""
+        seat = self.state.current_player
+        if seat is None or self.seats[seat].kind != "bot":
+            raise NotYourTurnError("no bot is to act")
+        who = self.seats[seat]
+        game = self.state.game
+        return BotJob(game.name, dict(game.options), self.seed,
+                      None if self._start is None else self._start.to_dict(),
+                      tuple(move for _, move in self.moves), seat, who.name,
+                      dict(who.settings),
+                      random.Random(f"{self._bot_seed}:{self.version}").getrandbits(63))
+
+    def hint(self, seat: int, budget: dict[str, Any] | None = None) -> Hint:
+        """A searching bot's advice for ``seat``, the seat to act (``budget`` as for
+        ``cardtable.bots.make``; default: the table's ``hint_budget``)."""
+        from cardtable import bots
+
+        self._check_seat(seat)
+        if seat != self.state.current_player:
+            raise NotYourTurnError(f"a hint is for the seat to act, not seat {seat}")
+        return bots.hint(self.state.clone(), seat, budget=budget or self.hint_budget)
+
+    def _accept(self, seat: int | None, move: Action | str | int) -> Action:
+        state = self.state
+        state.apply(move)
+        action = state.history[-1][1]
+        assert seat is not None
+        self.moves.append((seat, action.notation))
+        self._views.clear()
+        for tracked in self._hands:
+            self._note_cards(tracked, self.version, seat, action.notation,
+                             self._seat_view(tracked))
+        if self.on_move is not None:
+            self.on_move(self)
+        return action
+
+    # -- what a seat sees --------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know now, without the history, with the
+        table's ``"version"`` and, for the seat to act, its ``"legal"`` moves in notation."""
+        if seat is not None:
+            self._check_seat(seat)
+        view = dict(self._seat_view(seat))
+        view["version"] = self.version
+        if seat is not None and seat == self.state.current_player:
+            view["legal"] = [a.notation for a in self.state.legal_actions()]
+        return view
+
+    def events_since(self, version: int, seat: int | None) -> list[dict[str, Any]]:
+        """One event per move accepted after ``version``, as ``seat`` may know it:
+        ``{"version": v, "seat": s, "move": "7H c4"}``, plus the cards that came into
+        ``seat``'s own hand with that move: ``"drawn"`` (cards drawn, taken or dealt on
+        top of what it held) or ``"dealt"`` (its whole new hand, when a new deal or round
+        replaced the old one). A spectator (None) gets no cards."""
+        if isinstance(version, bool) or not isinstance(version, int) or not (
+                0 <= version <= self.version):
+            raise OptionsError(f"version must be 0 to {self.version}, not {version!r}")
+        if seat is not None:
+            self._check_seat(seat)
+            self._track(seat)
+        cards = self._cards.get(seat, {}) if seat is not None else {}
+        events = []
+        for number in range(version + 1, self.version + 1):
+            mover, move = self.moves[number - 1]
+            event: dict[str, Any] = {"version": number, "seat": mover, "move": move}
+            event.update(cards.get(number, {}))
+            events.append(event)
+        return events
+
+    def _seat_view(self, seat: int | None) -> dict[str, Any]:
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = _bare_view(self.state, seat)
+        return view
+
+    def _track(self, seat: int) -> None:
+        """Follow ``seat``'s hand from now on, after working out its cards so far."""
+        if seat in self._hands:
+            return
+        self._cards[seat] = {}
+        state = self.start_state()
+        view = _bare_view(state, seat)
+        self._hands[seat] = Counter(view["hand"]), _deal_of(view)
+        for number, (mover, move) in enumerate(self.moves, 1):
+            state.apply(move)
+            self._note_cards(seat, number, mover, move, _bare_view(state, seat))
+
+    def _note_cards(self, seat: int, version: int, mover: int, move: str,
+                    view: dict[str, Any]) -> None:
+        """Record the cards that came into ``seat``'s hand with ``mover``'s ``move``
+        (move number ``version``); ``view`` is ``seat``'s view after it."""
+        (before, deal), after = self._hands[seat], Counter(view["hand"])
+        self._hands[seat] = after, _deal_of(view)
+        if deal != _deal_of(view):
+            self._cards[seat][version] = {"dealt": list(view["hand"])}
+            return
+        if after == before and mover != seat:
+            return
+        kept = before.copy()
+        if mover == seat:
+            # a card the move names leaves the mover's hand, except a Draw Bridge bid that
+            # reads like a card (2S): in a one-deck game a card still held within a deal
+            # was not played
+            for token in move.split():
+                if _is_card(token) and kept[token] and (
+                        self.state.game.decks > 1 or after[token] < before[token]):
+                    kept[token] -= 1
+        if kept <= after:
+            drawn = after - kept
+            if drawn:
+                self._cards[seat][version] = {"drawn": sorted(drawn.elements())}
+        else:
+            self._cards[seat][version] = {"dealt": list(view["hand"])}
+
+    # -- the record ------------------------------------------------------------
+
+    def start_state(self) -> State:
+        """A copy of the position the game started from."""
+        if self._start is not None:
+            return self._start.clone()
+        return self.state.game.deal(seed=self.seed)
+
+    def record(self) -> records.Record:
+        """The game's record so far (finished when the game is over)."""
+        game = self.state.game
+        return records.Record(
+            game=game.name,
+            options=dict(game.options),
+            seed=self.seed,
+            start=None if self._start is None else self._start.to_dict(),
+            seats=[who.to_record() for who in self.seats],
+            actions=list(self.moves),
+            result=records.result_of(self.state),
+            created=self.created,
+        )
+
+    def _check_seat(self, seat: Any) -> None:
+        n = len(self.seats)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise OptionsError(f"no seat {seat!r}: the seats are 0 to {n - 1}")
+
+    def __repr__(self) -> str:
+        game = self.state.game.name
+        turn = "over" if self.to_act is None else f"seat {self.to_act} to act"
+        return f"<Table {game}, {turn}, version {self.version}>"
+
+
+def _make_bot(who: Seat, seed: int) -> Bot:
+    from cardtable import bots
+
+    return bots.make(who.name, seed=seed, **who.settings)

@@ -130,15 +130,3 @@ def check_playout(
 
 def options_id(name: str, options: dict[str, Any]) -> str:
     return name + "(" + ",".join(f"{k}={v}" for k, v in options.items()) + ")"
-
-
-def legal_counts_along_a_line(game: cardtable.Game, seed: int, steps: int) -> list[int]:
-    """Perft-style counts: the number of legal actions at each step of a seeded random line."""
-    rng = random.Random(seed)
-    state = game.deal(seed=seed)
-    counts = []
-    while not state.is_terminal and len(counts) < steps:
-        legal = state.legal_actions()
-        counts.append(len(legal))
-        state.apply(legal[rng.randrange(len(legal))])
-    return counts

@@ -101,3 +101,25 @@ def test_each_command_is_a_module_of_its_own() -> None:
     for name in COMMANDS:
         assert importlib.import_module(f"cardtable.cli.{name}").__dict__[name] is \
             main.commands[name]
+
+
+def test_simulate_prints_nothing_on_stderr_when_it_is_not_a_terminal() -> None:
+    for extra in ([], ["--json"]):
+        result = subprocess.run([CARDTABLE, "simulate", "sequence", "--games", "3", "--seed",
+                                 "1", *extra], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == "", f"stray output on stderr: {result.stderr!r}"
+
+
+def test_play_save_keeps_an_existing_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("{}", encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", "sequence", "--save", str(record)])
+    assert result.exit_code == 2
+    assert "already exists" in result.output and f"--resume {record}" in result.output
+    assert "--overwrite" in result.output
+    assert record.read_text(encoding="utf-8") == "{}"
+    # told to overwrite, it goes on (and stops only because this is not a terminal)
+    result = CliRunner().invoke(main, ["play", "sequence", "--save", str(record),
+                                       "--overwrite"])
+    assert "already exists" not in result.output and "terminal" in result.output

@@ -12,14 +12,12 @@ import pytest
 import cardtable
 from cardtable import CardtableError, IllegalActionError, OptionsError, State
 from cardtable.bots import hint, make
+from cardtable.drawbridge import score_deal
+from cardtable.threethirteen import arrange
+from tests.configs import FEW
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("drawbridge", {}),
-    ("sequence", {}),
-    ("sequence", {"players": 4}),
-    ("threethirteen", {}),
-    ("threethirteen", {"players": 4}),
-]
+# the few configurations of tests/configs.py checked at length
+CONFIGS = [(c.game, c.options) for c in FEW]
 IDS = [f"{name}{options.get('players', '')}" for name, options in CONFIGS]
 
 
@@ -107,8 +105,8 @@ def test_a_bad_seat_is_an_options_error(name: str, options: dict[str, Any], seat
         state.resample(seat, random.Random(0))
 
 
-@pytest.mark.parametrize(("name", "options"), CONFIGS[:1] + CONFIGS[1:2] + CONFIGS[3:4],
-                         ids=["drawbridge", "sequence", "threethirteen"])
+@pytest.mark.parametrize(("name", "options"), [(n, {}) for n in cardtable.game_names()],
+                         ids=cardtable.game_names())
 @pytest.mark.parametrize("kind", ["random", "heuristic", "ismcts"])
 def test_a_bot_refuses_a_finished_game_as_an_illegal_action(name: str, options: dict[str, Any],
                                                             kind: str) -> None:
@@ -176,3 +174,18 @@ def test_bools_and_floats_are_not_action_ids(name: str, options: dict[str, Any])
 def test_the_error_family() -> None:
     for err in (IllegalActionError, OptionsError):
         assert issubclass(err, CardtableError) and issubclass(err, ValueError)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: score_deal(0, "S", 0, 7), "level"),
+    (lambda: score_deal(1, "Z", 0, 7), "strain"),
+    (lambda: score_deal(1, "S", 0, 7, "no"), "undertricks"),  # type: ignore[arg-type]
+    (lambda: arrange("AS 2S 3S", 1), "cards must be a list"),
+    (lambda: arrange(5, 1), "cards must be a list"),  # type: ignore[arg-type]
+    (lambda: arrange(["ZZ"], 1), "ZZ"),
+    (lambda: arrange([1], 1), "is not a card"),  # type: ignore[list-item]
+    (lambda: arrange(["AS"], 12), "round"),
+])
+def test_helpers_refuse_bad_arguments_with_an_options_error(call: Any, message: str) -> None:
+    with pytest.raises(OptionsError, match=message):
+        call()

@@ -73,10 +73,8 @@ class Seat:
 
 
 def _bare_view(state: State, seat: int | None) -> dict[str, Any]:
-    """``state.view(seat)`` without the history."""
-    view = state.view(seat)
-    view.pop("history", None)
-    return view
+    """``state.view(seat)`` without the history (its cost does not grow with the game)."""
+    return state.view(seat, history=False)
 
 
 def _deal_of(view: dict[str, Any]) -> tuple[Any, Any]:
@@ -161,8 +159,8 @@ class Table:
         given = dict(bots or {})
         self._bots: dict[int, Bot] = {}
         for seat, who in enumerate(self.seats):
-            seed = rng.getrandbits(32)
             if who.kind == "bot":
+                seed = rng.getrandbits(32)
                 self._bots[seat] = given.pop(seat) if seat in given else _make_bot(who, seed)
         if given:
             raise OptionsError(f"a bot is given for seat {min(given)}, which is not a bot's")
@@ -232,6 +230,10 @@ class Table:
     def persons(self) -> list[int]:
         """The seats people play."""
         return [s for s, who in enumerate(self.seats) if who.kind == "person"]
+
+    def is_person(self, seat: int | None) -> bool:
+        """Whether a person plays ``seat`` (False for None, nobody's turn)."""
+        return seat is not None and self.seats[seat].kind == "person"
 
     def set_seat(self, seat: int, who: Seat) -> None:
         """Seat someone else: a bot taking over from a person, a person sitting down, or

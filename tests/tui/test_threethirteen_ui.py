@@ -11,9 +11,10 @@ from textual.pilot import Pilot
 
 import cardtable
 from cardtable import records
+from cardtable.table import Seat, Table
 from cardtable.threethirteen import arrange
 from cardtable.tui.app import GameOver, PlayApp
-from cardtable.tui.table import Table
+from cardtable.tui.table import RecordFile
 from cardtable.tui.threethirteen import ThreeThirteenPane
 from tests.tui.driver import SIZE, message, settle, type_move
 
@@ -59,9 +60,8 @@ async def with_mouse(pilot: Pilot[Any], pane: ThreeThirteenPane, move: str) -> N
 async def play_last_round(tmp_path: Path, players: int, seed: int) -> PlayApp:
     game = cardtable.new_game("threethirteen", players=players)
     start = game.setup(round=11, scores=[10 * s for s in range(players)], seed=seed)
-    table = Table(start, [records.Seat("human", "You")] +
-                  [records.Seat("bot", "random")] * (players - 1),
-                  save_path=tmp_path / "tt.json", bot_seed=seed)
+    table = Table(start, [Seat("person", "You")] + [Seat("bot", "random")] * (players - 1),
+                  on_move=RecordFile(tmp_path / "tt.json"), bot_seed=seed)
     app = PlayApp(table, pace=0)
     rng = random.Random(seed)
     async with app.run_test(size=SIZE) as pilot:

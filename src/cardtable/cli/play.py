@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import click
 
 import cardtable
 from cardtable import records
+from cardtable.bots import KINDS
 from cardtable.cli.options import (
     UserError,
     game_options,
@@ -18,7 +20,8 @@ from cardtable.cli.options import (
     players_option,
 )
 from cardtable.core import CardtableError
-from cardtable.tui.table import BOT_KINDS, Table, default_record_dir
+from cardtable.table import Table
+from cardtable.tui.table import default_record_dir, new_table, record_file, resumed_table
 
 
 def _seats(given: tuple[str, ...], num_players: int) -> list[int]:
@@ -59,7 +62,7 @@ def _new_record_path(directory: Path, game: str) -> Path:
               help="Your seat, 0 first (default 0). Give several (--seat 0 --seat 2, or "
               "--seat 0,2, or --seat all) for people sharing the keyboard: hands are hidden "
               "between their turns.")
-@click.option("--bots", "bot_kind", type=click.Choice(BOT_KINDS), default="heuristic",
+@click.option("--bots", "bot_kind", type=click.Choice(sorted(KINDS)), default="heuristic",
               show_default=True, help="Who plays the other seats: the game's hand-written "
               "strategy, a searching bot (ismcts, strongest, slower) or random moves.")
 @click.option("--think", type=click.FloatRange(min=0.05), default=1.0, show_default=True,
@@ -68,7 +71,9 @@ def _new_record_path(directory: Path, game: str) -> Path:
               "the same cards.")
 @game_options
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the game record to this file (after every move).")
+              help="Save the game record to this file (after every move); an existing file "
+              "is kept unless --overwrite is given.")
+@click.option("--overwrite", is_flag=True, help="Let --save replace an existing file.")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the game records when --save is not given "
               "[default: $XDG_DATA_HOME/cardtable/games, else ~/.local/share/cardtable/games].")
@@ -78,10 +83,15 @@ def _new_record_path(directory: Path, game: str) -> Path:
               "come from the record; it is saved back to the same file).")
 @click.option("--pace", type=click.FloatRange(min=0), default=0.8, show_default=True,
               help="Seconds between bots' moves, so that you can follow them.")
+@click.option("--connect", "link", metavar="LINK",
+              help="Play a table of a cardtable server: its invite link "
+              "(http://HOST:8000/t/ID?seat=N; without ?seat= you watch).")
+@click.option("--name", default=None, help="Your display name at a server's table (--connect).")
 def play(game_name: str | None, players: int | None, teams: int | None,
          seat_args: tuple[str, ...], bot_kind: str, think: float, seed: int | None,
-         options: tuple[tuple[str, Any], ...], save_path: Path | None, record_dir: Path | None,
-         no_save: bool, resume: Path | None, pace: float) -> None:
+         options: tuple[tuple[str, Any], ...], save_path: Path | None, overwrite: bool,
+         record_dir: Path | None, no_save: bool, resume: Path | None, pace: float,
+         link: str | None, name: str | None) -> None:
     """Play GAME in the terminal against bots, or with friends at one keyboard.
 
     \b
@@ -94,13 +104,16 @@ def play(game_name: str | None, players: int | None, teams: int | None,
       cardtable play sequence --players 4 --seat 0,2     two people vs two bots
       cardtable play threethirteen -p 3 --bots ismcts --think 2
       cardtable play --resume ~/.local/share/cardtable/games/sequence-....json
+      cardtable play --connect http://192.168.1.20:8000/t/Xq3...?seat=1
     """
+    if link is not None:
+        _connect(link, name)
+        return
     if resume is not None:
         if game_name or players or teams or options or seed is not None or seat_args:
             raise UserError("--resume takes the game, options, seed and seats from the "
                             "record; leave GAME, --players, --teams, -o, --seed and --seat out")
-        table = _resumed(resume, think)
-        app_table, new_table = table, None
+        app_table = _resumed(resume, think)
     else:
         if game_name is None:
             raise UserError(f"which game? cardtable play GAME, GAME one of "
@@ -110,23 +123,42 @@ def play(game_name: str | None, players: int | None, teams: int | None,
                             f"{', '.join(cardtable.game_names())}")
         game = make_game(game_name, players, options, teams=teams)
         humans = _seats(seat_args, game.num_players)
+        if save_path is not None and save_path.exists() and not overwrite and not no_save:
+            raise UserError(f"{save_path} already exists: play on with `cardtable play "
+                            f"--resume {save_path}`, or give --overwrite to replace it")
         directory = record_dir or default_record_dir()
         paths = iter([save_path] if save_path else [])
 
-        def new_table() -> Table:
+        def another_table() -> Table:
             path = None if no_save else next(paths, None) or _new_record_path(directory,
                                                                                  game.name)
-            return Table.new(game, humans, bot_kind, seed=seed, save_path=path, think=think)
+            return new_table(game, humans, bot_kind, seed=seed, save_path=path, think=think)
 
         try:
-            app_table = new_table()
+            app_table = another_table()
         except CardtableError as exc:
             raise UserError(str(exc)) from None
     need_terminal()
     from cardtable.tui.app import PlayApp
 
-    app_table.save()
-    message = PlayApp(app_table, pace=pace, new_table=None if resume else new_table).run()
+    saver = record_file(app_table)
+    if saver is not None:
+        saver.save(app_table)
+    message = PlayApp(app_table, pace=pace, new_table=None if resume else another_table).run()
+    if message:
+        click.echo(message)
+
+
+def _connect(link: str, name: str | None) -> None:
+    from cardtable.tui.remote import ConnectError, RemoteApp, join
+
+    who = name or os.environ.get("USER") or "terminal"
+    try:
+        base, table_id, seat, token, summary = join(link, who[:32])
+    except ConnectError as exc:
+        raise UserError(str(exc)) from None
+    need_terminal()
+    message = RemoteApp(base, table_id, seat, token, summary).run()
     if message:
         click.echo(message)
 
@@ -136,8 +168,8 @@ def _resumed(path: Path, think: float) -> Table:
         record = records.load(path)
         if record.finished:
             raise UserError(f"{path}: that game is over; watch it with: cardtable replay {path}")
-        return Table.resume(record, path, think=think)
-    except records.RecordError as exc:
+        return resumed_table(record, path, think=think)
+    except CardtableError as exc:
         raise UserError(str(exc)) from None
 
 

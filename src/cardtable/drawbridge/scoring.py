@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.core import OptionsError
+
 #: 1.4: the strains, low to high
 STRAINS = ("C", "D", "H", "S", "NT")
 NO_TRUMP = 4
@@ -17,8 +19,9 @@ BOOK = 6
 def trick_points(strain: int, odd_tricks: int) -> int:
     """1.6: points for ``odd_tricks`` tricks over the book, undoubled.
 
-    >>> trick_points(STRAINS.index("NT"), 4)
-    130
+    Examples:
+        >>> trick_points(STRAINS.index("NT"), 4)
+        130
     """
     if odd_tricks <= 0:
         return 0
@@ -39,19 +42,20 @@ def deal_points(level: int, strain: int, doubled: int, tricks: int,
 
 
 def parse_strain(text: Any) -> int:
-    """The index in STRAINS of ``C D H S NT`` (any case; ``N`` for no trump); ValueError if none."""
+    """The index in STRAINS of ``C D H S NT`` (any case; ``N`` for no trump); OptionsError
+    if none."""
     if isinstance(text, str):
         t = text.strip().upper()
         if t == "N":
             t = "NT"
         if t in STRAINS:
             return STRAINS.index(t)
-    raise ValueError(f"strain must be one of C, D, H, S, NT, not {text!r}")
+    raise OptionsError(f"strain must be one of C, D, H, S, NT, not {text!r}")
 
 
 def _int_in(name: str, value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}, not {value!r}")
+        raise OptionsError(f"{name} must be an integer from {low} to {high}, not {value!r}")
     return value
 
 
@@ -61,19 +65,20 @@ def score_deal(level: int, strain: str, doubled: int, tricks: int,
 
     ``level`` 1..7, ``strain`` one of ``C D H S NT``, ``doubled`` 0, 1 (doubled) or
     2 (redoubled), ``tricks`` what declarer won in the play phase (0..13),
-    ``undertricks`` the option of rule 1.1. A bad input is a ValueError.
+    ``undertricks`` the option of rule 1.1. A bad input is an OptionsError (a ValueError).
 
-    >>> score_deal(2, "S", 1, 9)
-    (180, 0)
-    >>> score_deal(3, "NT", 0, 10)
-    (130, 0)
-    >>> score_deal(4, "H", 2, 8, undertricks=True)
-    (0, 400)
+    Examples:
+        >>> score_deal(2, "S", 1, 9)
+        (180, 0)
+        >>> score_deal(3, "NT", 0, 10)
+        (130, 0)
+        >>> score_deal(4, "H", 2, 8, undertricks=True)
+        (0, 400)
     """
     _int_in("level", level, 1, 7)
     index = parse_strain(strain)
     _int_in("doubled", doubled, 0, 2)
     _int_in("tricks", tricks, 0, 13)
     if not isinstance(undertricks, bool):
-        raise ValueError(f"undertricks must be true or false, not {undertricks!r}")
+        raise OptionsError(f"undertricks must be true or false, not {undertricks!r}")
     return deal_points(level, index, doubled, tricks, undertricks)

@@ -30,6 +30,7 @@ from cardtable.core import (
     OptionSpec,
     PositionError,
     State,
+    check_bool,
     check_card_supply,
     check_int,
     check_seat,
@@ -577,13 +578,11 @@ class SequenceState(State):
         try:
             position = {k: data[k] for k in ("dealer", "current", "hands", "deck", "discards",
                                              "chips", "sequences")}
-            over = data["over"] is True
+            over = check_bool("over", data["over"])
             state = game._build(position, new_rng(0), over)
-            state.exchanged = data["exchanged"] is True
-            state.passes = check_int("passes", data["passes"], minimum=0) or 0
-            if state.passes >= game.num_players and not over:
-                raise PositionError(f"passes: {state.passes} plain passes in a row by "
-                                    f"{game.num_players} players would have ended the game")
+            state.exchanged = check_bool("exchanged", data["exchanged"])
+            state.passes = check_int("passes", data["passes"], allowed=range(
+                game.num_players + 1)) or 0
             state.turns = check_int("turns", data["turns"], minimum=0) or 0
             state.over = over
             wt = data["winning_team"]
@@ -594,6 +593,7 @@ class SequenceState(State):
         except OptionsError as exc:
             raise PositionError(f"saved sequence state: {exc}") from None
         restore_base(state, game, data)
+        _check_restored(state)
         return state
 
     def observation(self, seat: int | None) -> SequenceObservation:
@@ -675,6 +675,41 @@ class SequenceState(State):
 
     def __str__(self) -> str:
         return render(self)
+
+
+def _check_restored(state: SequenceState) -> None:
+    """PositionError if a loaded state's end, winner, passes and turns contradict each other
+    (2.4, 2.6 and the rulings on passes and ``max_turns``)."""
+    game = state.game
+    n = game.num_players
+    max_turns = game.max_turns
+    winner = state.winning_team
+    if max_turns is not None and state.turns > max_turns:
+        raise PositionError(f"turns: {state.turns} turns played, but max_turns is {max_turns}")
+    ended_by_turns = max_turns is not None and state.turns == max_turns
+    if not state.over:
+        if winner is not None:
+            raise PositionError("winning_team is set, but the game is not over")
+        if state.passes >= n or ended_by_turns:
+            raise PositionError(f"over must be true after {state.passes} passes in a row and "
+                                f"{state.turns} turns")
+        return
+    full = [s for s, hand in enumerate(state.hands) if len(hand) == game.hand_size]
+    if winner is None:
+        if state.passes < n and not ended_by_turns:
+            raise PositionError("over: the game has no winner, yet it did not end by every "
+                                "player passing or by max_turns")
+        if len(full) != n:
+            raise PositionError("hands: the game ended without a winner, so every hand is full")
+        return
+    done = [team for team in range(game.teams) if state.seq_count[team] >= game.needed]
+    if done != [winner]:
+        raise PositionError(f"winning_team: team {winner} has {state.seq_count[winner]} "
+                            f"sequences; {game.needed} win, and only the winner has them")
+    if state.current % game.teams != winner or state.current in full or len(full) != n - 1:
+        raise PositionError(f"the winner's last card is played without a draw: seat "
+                            f"{state.current} of team {winner} must hold one card less, "
+                            "every other hand is full")
 
 
 def _cell_view(v: int) -> str | int | None:

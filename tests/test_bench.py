@@ -68,3 +68,13 @@ def test_server_bench_plays_and_loses_nothing() -> None:
     assert report["clients"] == 3 and report["accepted_moves"] > 0
     assert report["lost"] == 0 and report["duplicated"] == 0 and not report["errors"]
     assert report["latency_ms_p99"] >= report["latency_ms_p50"] > 0
+
+
+def test_playouts_against_another_tree_reports_a_ratio() -> None:
+    src = Path(__file__).resolve().parent.parent / "src"
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "playouts.py"), "threethirteen", "--players", "2",
+         "--seconds", "0.05", "--runs", "2", "--against", str(src), "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    row = json.loads(out.stdout)
+    assert row["steps_per_s"] > 0 and row["against_steps_per_s"] > 0 and row["ratio"] > 0

@@ -202,12 +202,23 @@ def mutate(draw: st.DrawFn, data: dict[str, Any], pool: list[dict[str, Any]]) ->
         put(data, path, copy.deepcopy(draw(st.sampled_from(ODD_VALUES))))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated_save())
-def test_a_mutated_save_is_refused_or_plays_on_by_the_rules(data: dict[str, Any]) -> None:
+def refused_or_plays_on(data: dict[str, Any]) -> None:
     state = load_or_refuse(data)
     if state is not None:
         plays_on_by_the_rules(state)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_save())
+def test_a_mutated_save_is_refused_or_plays_on_by_the_rules(data: dict[str, Any]) -> None:
+    refused_or_plays_on(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_save())
+def test_a_thousand_mutated_saves_are_refused_or_play_on(data: dict[str, Any]) -> None:
+    refused_or_plays_on(data)
 
 
 @pytest.mark.parametrize("index", range(len(saves())))
@@ -379,7 +390,7 @@ def mutated_record(draw: st.DrawFn) -> dict[str, Any]:
     return data
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated_record())
 def test_a_mutated_record_is_refused_with_a_record_error_or_replays(data: dict[str, Any]) -> None:
     try:

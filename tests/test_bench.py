@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -41,3 +43,15 @@ def test_arena_bench_reports_games_per_second_and_the_same_results() -> None:
     assert report["games"] == 4 and report["plain_games_per_s"] > 0
     assert [(r["executor"], r["workers"]) for r in report["runs"]] == [("local", 1), ("local", 2)]
     assert all(r["same_results"] and r["games_per_s"] > 0 for r in report["runs"])
+
+
+@pytest.mark.slow
+def test_server_bench_plays_and_loses_nothing() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "server.py"), "--clients", "3", "--seconds", "4",
+         "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    assert report["clients"] == 3 and report["accepted_moves"] > 0
+    assert report["lost"] == 0 and report["duplicated"] == 0 and not report["errors"]
+    assert report["latency_ms_p99"] >= report["latency_ms_p50"] > 0

@@ -163,8 +163,11 @@ def _walk(record: Record) -> Iterator[State]:
             actor = ("nobody: the game is over" if state.current_player is None
                      else f"seat {state.current_player}")
             raise RecordError(f"{where}: it is the turn of {actor}")
+        # a record holds canonical notation: found among the legal moves it needs no
+        # parsing (a long record replays several times faster)
+        action = next((a for a in state.legal_actions() if a.notation == notation), None)
         try:
-            state.apply(notation)
+            state.apply(notation if action is None else action)
         except IllegalActionError as exc:
             raise RecordError(f"{where}: {exc}") from None
         yield state
@@ -177,6 +180,39 @@ def positions(record: Record) -> Iterator[State]:
     """
     for state in _walk(record):
         yield state.clone()
+
+
+class Positions:
+    """A record's positions by number (0: the start), worked out as they are asked for.
+
+    Stepping forward applies one move; any other jump starts again from the nearest
+    copy, kept every ``every`` moves as they are first reached. ``positions[i]`` is one
+    live state that the next request moves on: copy it (``clone``) to keep it. The record
+    is taken as valid (``load`` checks it).
+    """
+
+    def __init__(self, record: Record, every: int = 500) -> None:
+        self.actions = record.actions
+        self.every = every
+        self._saved = [record.start_state()]
+        self._state = self._saved[0].clone()
+        self._index = 0
+
+    def __len__(self) -> int:
+        return len(self.actions) + 1
+
+    def __getitem__(self, index: int) -> State:
+        if not 0 <= index < len(self):
+            raise IndexError(f"position {index} of a record of {len(self.actions)} actions")
+        if not self._index <= index <= self._index + self.every:
+            k = min(index // self.every, len(self._saved) - 1)
+            self._state, self._index = self._saved[k].clone(), k * self.every
+        while self._index < index:
+            self._state.apply(self.actions[self._index][1])
+            self._index += 1
+            if self._index == len(self._saved) * self.every:
+                self._saved.append(self._state.clone())
+        return self._state
 
 
 def replay(record: Record) -> State:

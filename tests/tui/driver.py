@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 import cardtable
-from cardtable.tui.app import PlayApp
+from cardtable.tui.app import PlayApp, TableApp
 from cardtable.tui.table import new_table
 
 SIZE = (80, 24)
@@ -40,7 +40,7 @@ async def type_move(pilot: Pilot[Any], notation: str) -> None:
     await pilot.press("enter")
 
 
-def message(app: PlayApp) -> str:
+def message(app: TableApp) -> str:
     return str(app.query_one("#message").render())
 
 

@@ -100,7 +100,22 @@ def test_twelve_players_at_80x24_keep_the_whole_side_panel_in_view(tmp_path: Pat
             last = log_lines(app)[-1]
             assert last.strip() and last in text, "the log is off screen"
             # the news since the person's last turn stays on one line, "your move" under it
-            assert "your move" in message(app)
+            assert "your move" in text
+    asyncio.run(run())
+
+
+def test_twelve_players_of_three_thirteen_at_80x24_keep_the_hand_in_view(
+        tmp_path: Path) -> None:
+    async def run() -> None:
+        app = new_app(tmp_path, "threethirteen", seed=3, players=12)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            for seat in range(1, 12):
+                assert f"Bot {seat} " in text
+            hand = app.pane.view["hand"]
+            assert "Your hand" in text and all(spell(card) in text for card in hand)
+            assert "d: draw from the stock" in text and "your move" in text
     asyncio.run(run())
 
 

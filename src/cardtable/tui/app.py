@@ -26,13 +26,16 @@ from textual.widgets import Footer, Header, Input, MarkdownViewer, RichLog, Stat
 import cardtable
 from cardtable.cards import card_name, parse_card
 from cardtable.core import Action, CardtableError, IllegalActionError, State
-from cardtable.records import Record, Seat, positions
+from cardtable.records import Positions, Record, Seat
 from cardtable.table import Seat as TableSeat
 from cardtable.table import Table
 from cardtable.tui.look import FELT, GOLD, card_label, spell
 from cardtable.tui.panes import GamePane, pane_for
 from cardtable.tui.rules import rules_of
 from cardtable.tui.table import record_file, seat_label
+
+#: the moves the log shows on opening a game or a replayed position (it scrolls back no further)
+LOG_MOVES = 200
 
 
 def game_title(name: str) -> str:
@@ -383,7 +386,7 @@ class PlayApp(TableApp):
                         if k == "players" or v != defaults.get(k))
         seed = f" · seed {self.state.seed}" if self.state.seed is not None else ""
         self.sub_title = f"{opts}{seed}"
-        for seat, action in self.state.history:
+        for seat, action in self.state.history[-LOG_MOVES:]:
             self.log_move(seat, action)
         self.pane.focus()
         self.refresh_table()
@@ -474,11 +477,16 @@ class PlayApp(TableApp):
             if who == seat:
                 break
             moves.append((who, action))
-        text = Text(no_wrap=True, overflow="ellipsis")  # one line: "your move" stays seen
-        for who, action in reversed(moves[:6]):
-            text.append(f"{self.pane.seat_mark(who)} ", style=self.pane.seat_colour(who))
-            text.append(f"{self.seat_name(who)} ", style="#9fbfaf")
-            text.append(f"{spell(str(action))}   ", style="bold")
+        # one line, the latest moves that fit: "your move" stays in view below it
+        text, width = Text(), self.size.width - 3
+        for who, action in moves[:6]:
+            item = Text()
+            item.append(f"{self.pane.seat_mark(who)} ", style=self.pane.seat_colour(who))
+            item.append(f"{self.seat_name(who)} ", style="#9fbfaf")
+            item.append(f"{spell(str(action))}   ", style="bold")
+            if text and len(text) + len(item) > width:
+                break
+            text = item.append_text(text)
         if text:
             text.append("\n")
         return text
@@ -640,7 +648,7 @@ class ReplayApp(TableApp):
         super().__init__(record.game, record.seats)
         self.record = record
         self.path = path
-        self.states = list(positions(record))
+        self.states = Positions(record)
         self.index = 0
         humans = [s for s, who in enumerate(record.seats) if who.kind == "human"]
         self.viewer: int | None = seat if seat is not None else (humans[0] if humans else 0)
@@ -648,14 +656,12 @@ class ReplayApp(TableApp):
         self.playing = False
 
     def on_mount(self) -> None:
-        state = self.states[0]
         self.title = f"cardtable · replay of {game_title(self.game_name)}"
         self.sub_title = str(self.path or "")
         self.query_one("#move", MoveInput).display = False
         # a replay takes no moves: the pane's play keys are not offered (nor shown below)
         self.pane.can_focus = False
         self.set_focus(None)
-        del state
         self.show_position()
 
     def show_position(self) -> None:
@@ -663,8 +669,8 @@ class ReplayApp(TableApp):
         self.draw(state, self.viewer, False)
         log = self.query_one("#log", RichLog)
         log.clear()
-        for seat, action in state.history[len(self.states[0].history):]:
-            self.log_move(seat, action)
+        for seat, notation in self.record.actions[max(0, self.index - LOG_MOVES):self.index]:
+            self.log_move(seat, notation)
         total = len(self.states) - 1
         who = "everyone" if self.viewer is None else self.seat_name(self.viewer)
         text = Text.assemble(("Move ", ""), (f"{self.index}/{total}", "bold"),

@@ -85,6 +85,12 @@ CONFIGS: list[Config] = [
     Config("threethirteen", {"players": 7, "aces": "both", "all_wild_melds": False}),
     Config("threethirteen", {"players": 7, "aces": "both", "face_values": "counting",
                              "all_wild_melds": False}, short=True),
+    # 3.1: 9 to 12 players play with four decks by default; option decks sets the count
+    Config("threethirteen", {"players": 9}),
+    Config("threethirteen", {"players": 12}, short=True),
+    Config("threethirteen", {"players": 8, "decks": 4}),
+    Config("threethirteen", {"players": 3, "decks": 1}),
+    Config("threethirteen", {"players": 3, "decks": 4}, short=True),
 ]
 SHORT = [c for c in CONFIGS if c.short]
 FEW = [c for c in CONFIGS if c.few]

@@ -30,3 +30,14 @@ def test_agreement_counts_every_position_with_a_choice() -> None:
     assert report["positions"] == report["agree"] + report["departures"] > 0
     assert 0.0 <= report["agreement"] <= 1.0
     assert report["within_10_percent"] <= report["departures"]
+
+
+def test_arena_bench_reports_games_per_second_and_the_same_results() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "arena.py"), "--games", "4", "--executors", "local",
+         "--workers", "1", "2", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    assert report["games"] == 4 and report["plain_games_per_s"] > 0
+    assert [(r["executor"], r["workers"]) for r in report["runs"]] == [("local", 1), ("local", 2)]
+    assert all(r["same_results"] and r["games_per_s"] > 0 for r in report["runs"])

@@ -67,6 +67,23 @@ def test_the_installed_command_runs() -> None:
     assert "simulate" in help_text and "games" in help_text
 
 
+def test_games_lists_player_counts_and_options() -> None:
+    out = CliRunner().invoke(main, ["games"]).output
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert "players 2-12 (default 2)" in lines["threethirteen"]
+    assert "decks=None" in lines["threethirteen"]
+    assert "players 2-4, 6, 8-10, 12 (default 2)" in lines["sequence"]
+
+
+def test_simulate_takes_the_decks_option_and_refuses_a_bad_count() -> None:
+    ok = CliRunner().invoke(main, ["simulate", "threethirteen", "-p", "12", "-o", "decks=4",
+                                   "--games", "1", "--seed", "2", "--json"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(main, ["simulate", "threethirteen", "-p", "12", "-o", "decks=3"])
+    assert bad.exit_code != 0
+    assert "12 players need at least 4 decks" in bad.output
+
+
 @pytest.mark.parametrize("module", ["cardtable", "cardtable.cli"])
 def test_python_dash_m_runs_every_command(module: str) -> None:
     out = subprocess.run([sys.executable, "-m", module, "arena", "sequence", "--games", "2",
@@ -84,3 +101,25 @@ def test_each_command_is_a_module_of_its_own() -> None:
     for name in COMMANDS:
         assert importlib.import_module(f"cardtable.cli.{name}").__dict__[name] is \
             main.commands[name]
+
+
+def test_simulate_prints_nothing_on_stderr_when_it_is_not_a_terminal() -> None:
+    for extra in ([], ["--json"]):
+        result = subprocess.run([CARDTABLE, "simulate", "sequence", "--games", "3", "--seed",
+                                 "1", *extra], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == "", f"stray output on stderr: {result.stderr!r}"
+
+
+def test_play_save_keeps_an_existing_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("{}", encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", "sequence", "--save", str(record)])
+    assert result.exit_code == 2
+    assert "already exists" in result.output and f"--resume {record}" in result.output
+    assert "--overwrite" in result.output
+    assert record.read_text(encoding="utf-8") == "{}"
+    # told to overwrite, it goes on (and stops only because this is not a terminal)
+    result = CliRunner().invoke(main, ["play", "sequence", "--save", str(record),
+                                       "--overwrite"])
+    assert "already exists" not in result.output and "terminal" in result.output

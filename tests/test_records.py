@@ -14,7 +14,7 @@ import cardtable
 from cardtable import records
 from cardtable.cli import main
 from cardtable.records import Record, RecordError, Seat
-from tests.test_conformance import CONFIGS
+from tests.configs import playout_params
 
 MAX_STEPS = 5000  # as check_playout
 
@@ -28,20 +28,18 @@ def random_game(game: cardtable.Game, seed: int) -> cardtable.State:
     return state
 
 
-@pytest.mark.parametrize(("name", "options", "count"), CONFIGS,
-                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(CONFIGS)])
+@pytest.mark.parametrize(("name", "options", "seed"), playout_params())
 def test_every_conformance_game_round_trips(tmp_path: Path, name: str, options: dict[str, Any],
-                                             count: int) -> None:
+                                             seed: int) -> None:
     game = cardtable.new_game(name, **options)
-    for seed in range(count):
-        state = random_game(game, seed)
-        seats = [Seat("bot", "random")] * game.num_players
-        path = records.save(records.record_of(state, seats), tmp_path / f"{seed}.json")
-        record = records.load(path)
-        assert record.seed == seed and record.seats == seats
-        assert len(record.actions) == len(state.history)
-        assert record.finished == state.is_terminal
-        assert records.replay(record).to_dict() == state.to_dict()
+    state = random_game(game, seed)
+    seats = [Seat("bot", "random")] * game.num_players
+    path = records.save(records.record_of(state, seats), tmp_path / f"{seed}.json")
+    record = records.load(path)
+    assert record.seed == seed and record.seats == seats
+    assert len(record.actions) == len(state.history)
+    assert record.finished == state.is_terminal
+    assert records.replay(record).to_dict() == state.to_dict()
 
 
 def test_a_record_steps_through_every_position() -> None:

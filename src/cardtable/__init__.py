@@ -1,9 +1,10 @@
 """cardtable: exact, fast engines for Draw Bridge, Sequence and Three Thirteen.
 
->>> import cardtable
->>> game = cardtable.new_game("sequence", players=2)
->>> state = game.deal(seed=7)
->>> state.apply(state.legal_actions()[0])
+Examples:
+    >>> import cardtable
+    >>> game = cardtable.new_game("sequence", players=2)
+    >>> state = game.deal(seed=7)
+    >>> state.apply(state.legal_actions()[0])
 """
 
 from __future__ import annotations

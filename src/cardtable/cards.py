@@ -4,10 +4,11 @@ A card is a plain int ``0..51``: ``suit * 13 + rank`` with ranks ``A 2 .. T J Q 
 (index 0..12) and suits ``S H D C`` (index 0..3). Games with several decks count
 copies; games with one deck may keep a hand as a 52-bit mask.
 
->>> card_name(parse_card("10d"))
-'TD'
->>> [card_name(c) for c in parse_cards("AS 7h ♣K")]
-['AS', '7H', 'KC']
+Examples:
+    >>> card_name(parse_card("10d"))
+    'TD'
+    >>> [card_name(c) for c in parse_cards("AS 7h ♣K")]
+    ['AS', '7H', 'KC']
 """
 
 from __future__ import annotations

@@ -79,12 +79,22 @@ def rng_to_json(rng: random.Random) -> list[Any]:
 
 
 def rng_from_json(data: Any) -> random.Random:
-    try:
-        version, internal, gauss = data
-        rng = random.Random()
-        rng.setstate((version, tuple(internal), gauss))
-    except (TypeError, ValueError) as exc:
-        raise PositionError(f"'rng' is not a saved random generator state: {exc}") from None
+    """The generator ``rng_to_json`` saved: [3, 625 words (624 of 32 bits and a position
+    0..624), null or a float]; PositionError for anything else."""
+    bad = "'rng' is not a saved random generator state"
+    if not isinstance(data, list | tuple) or len(data) != 3:
+        raise PositionError(f"{bad}: it must be [version, words, gauss]")
+    version, internal, gauss = data
+    if version != 3 or isinstance(version, bool):
+        raise PositionError(f"{bad}: version {version!r} is not 3")
+    if (not isinstance(internal, list | tuple) or len(internal) != 625
+            or any(isinstance(w, bool) or not isinstance(w, int) for w in internal)
+            or not all(0 <= w < 1 << 32 for w in internal[:624]) or not 0 <= internal[624] <= 624):
+        raise PositionError(f"{bad}: it must hold 624 words of 32 bits and a position 0..624")
+    if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, int | float)):
+        raise PositionError(f"{bad}: its gauss entry must be null or a number")
+    rng = random.Random()
+    rng.setstate((3, tuple(internal), None if gauss is None else float(gauss)))
     return rng
 
 
@@ -444,9 +454,13 @@ class State:
         raise NotImplementedError
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as plain JSON-ready data (None: a spectator, who sees
+        no hidden card); each game documents its keys."""
         raise NotImplementedError
 
     def resample(self, seat: int, rng: random.Random) -> State:
+        """A copy in which every card ``seat`` cannot see is dealt afresh with ``rng``,
+        consistent with what the seat knows: a determinization for search."""
         raise NotImplementedError
 
     def _all_cards(self) -> list[int]:
@@ -567,13 +581,17 @@ def restore_base(state: State, game: Game, data: dict[str, Any]) -> None:
         raise PositionError(f"'seed' must be an integer or null, not {seed!r}")
     state.seed = seed
     history = data.get("history", [])
-    try:
-        for seat, notation, aid in history:
-            action = game.actions[aid]
-            if action.notation != notation:
-                raise PositionError(f"history: action id {aid} is {action}, not {notation!r}")
-            state.history.append((seat, action))
-    except (TypeError, ValueError, IndexError) as exc:
-        if isinstance(exc, PositionError):
-            raise
-        raise PositionError(f"history must be a list of [seat, notation, id]: {exc}") from None
+    if not isinstance(history, list):
+        raise PositionError("history must be a list of [seat, notation, id]")
+    n = game.num_players
+    for item in history:
+        if (not isinstance(item, list | tuple) or len(item) != 3
+                or isinstance(item[0], bool) or not isinstance(item[0], int)
+                or not 0 <= item[0] < n or isinstance(item[2], bool)
+                or not isinstance(item[2], int) or not 0 <= item[2] < len(game.actions)):
+            raise PositionError(f"history: {item!r} is not [seat 0..{n - 1}, notation, id]")
+        seat, notation, aid = item
+        action = game.actions[aid]
+        if action.notation != notation:
+            raise PositionError(f"history: action id {aid} is {action}, not {notation!r}")
+        state.history.append((seat, action))

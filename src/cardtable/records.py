@@ -5,13 +5,14 @@ options, where it started (the seed of ``Game.deal`` or, for a ``setup``
 position, the whole starting state), who sat in each seat, every action in
 notation, and the result. The format is documented in docs/records.md.
 
->>> import cardtable
->>> from cardtable import records
->>> state = cardtable.new_game("sequence").deal(seed=7)
->>> state.apply(state.legal_actions()[0])
->>> record = records.record_of(state)
->>> records.replay(record).to_dict() == state.to_dict()
-True
+Examples:
+    >>> import cardtable
+    >>> from cardtable import records
+    >>> state = cardtable.new_game("sequence").deal(seed=7)
+    >>> state.apply(state.legal_actions()[0])
+    >>> record = records.record_of(state)
+    >>> records.replay(record).to_dict() == state.to_dict()
+    True
 """
 
 from __future__ import annotations

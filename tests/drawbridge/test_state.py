@@ -69,10 +69,11 @@ def tamper(s: cardtable.State, change: Any) -> dict[str, Any]:
     (lambda d: d["deal"]["stock"].__setitem__(0, d["deal"]["hands"][0][0]), "appears 2 times"),
     (lambda d: d["deal"].pop("dealer"), "lacks 'dealer'"),
     (lambda d: d["deal"].__setitem__("number", 0), "deal number"),
-    (lambda d: d["records"][0].__setitem__("points", [999, 0]), "do not follow"),
+    (lambda d: d["records"][0].__setitem__("points", [999, 0]), "points .* does not follow"),
     (lambda d: d["records"][0]["hands"][0].pop(), "2 hands of 13"),
     (lambda d: d["records"][0]["auction"].append("9Z"), "not a call"),
-    (lambda d: d["records"][0].__setitem__("contract", {"level": 9}), "malformed|level"),
+    (lambda d: d["records"][0].__setitem__("contract", {"level": 9}),
+     "contract .* does not follow"),
     (lambda d: d["history"].append([0, "2C", 0]), "history"),
 ])
 def test_inconsistent_saved_states_are_position_errors(change: Any, message: str) -> None:

@@ -39,6 +39,8 @@ SIMS = [
      "draw_trick_winner=suit-led,undertricks=True,max_moves=400)", 2),
     ("python_cardtable_threethirteen", 1),
     ("python_cardtable_threethirteen(players=4,aces=both,max_moves=500)", 1),
+    ("python_cardtable_threethirteen(players=12,max_moves=300)", 1),
+    ("python_cardtable_threethirteen(players=5,decks=4,max_moves=300)", 1),
 ]
 # (file, game string, playthrough seed): seeds that give short whole games of Sequence and
 # Draw Bridge; a game of Three Thirteen has thousands of moves, so it is cut after 60

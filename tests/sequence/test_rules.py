@@ -292,22 +292,76 @@ def test_pass_only_when_no_play_and_no_exchange_left() -> None:
     assert state.view(0)["hand_sizes"][0] == 7, "a pass draws nothing"
 
 
-def test_everyone_passing_in_turn_is_a_draw() -> None:
+def test_exchange_then_pass_by_every_player_is_no_draw() -> None:
+    # ruling 2.4 (revised): a turn that exchanged a dead card and then passed breaks the run
+    # of passes, since the replacement came from the draw pile, whose jacks can reopen the
+    # board; so every player exchanging and passing, round after round, goes on
     state = all_dead_position()
+    for move in ["dead 4H", "pass", "dead 2S", "pass", "dead 3S", "pass", "dead 4S", "pass"]:
+        assert move in legal(state)
+        state.apply(move)
+        assert not state.is_terminal, move
+    assert state.to_dict()["passes"] == 0
+    assert state.winners == [] and state.returns() == [0.0, 0.0]
+
+
+def one_eyed_jacks_only(players: int = 10, teams: int = 2, **kwargs: Any) -> SequenceState:
+    """Seat 0 holds one-eyed jacks only and no opponent chip is on the board: it can only pass,
+    without a dead-card exchange (it holds no dead card)."""
+    return position(hands=[["JS", "JS", "JH"]], players=players,
+                    options={"teams": teams}, chips={"e5": 0, "f6": 0}, **kwargs)
+
+
+def test_a_plain_pass_counts_toward_the_draw() -> None:
+    state = one_eyed_jacks_only()
+    assert legal(state) == {"pass"}
+    state.apply("pass")
+    assert not state.is_terminal and state.to_dict()["passes"] == 1
+    assert state.view(0)["hand_sizes"][0] == 3, "a pass draws nothing"
+
+
+def test_every_player_passing_in_turn_without_an_exchange_is_a_draw() -> None:
+    # the nine players before seat 0 passed in turn without exchanging (as a save records
+    # it); seat 0's plain pass completes the run: a draw
+    data = one_eyed_jacks_only().to_dict()
+    data["passes"] = 9
+    state = cardtable.state_from_dict(data)
+    state.apply("pass")
+    assert state.is_terminal and state.winners == []
+    assert state.returns() == [0.0] * 10
+
+
+def test_exchange_then_pass_after_plain_passes_breaks_the_run() -> None:
+    # seat 1 passed in turn without exchanging; seat 0 exchanges a dead card, the
+    # replacement is dead too, and passes: no draw, and the run starts again from zero
+    data = all_dead_position().to_dict()
+    data["passes"] = 1
+    state = cardtable.state_from_dict(data)
     state.apply("dead 4H")
     state.apply("pass")
-    state.apply("dead 2S")  # 9S: dead too
     assert not state.is_terminal
-    state.apply("pass")
-    assert state.is_terminal and state.winners == [] and state.returns() == [0.0, 0.0]
+    assert state.to_dict()["passes"] == 0
+    again = cardtable.state_from_dict(state.to_dict())
+    again.apply("dead 2S")
+    again.apply("pass")
+    assert not again.is_terminal
+
+
+def test_a_save_with_a_finished_run_of_passes_is_refused() -> None:
+    data = one_eyed_jacks_only().to_dict()
+    data["passes"] = 10
+    with pytest.raises(PositionError, match="passes"):
+        cardtable.state_from_dict(data)
 
 
 def test_a_play_between_passes_resets_the_count() -> None:
-    state = all_dead_position(second=["AC", *DEAD_HAND[1:]])
+    data = all_dead_position(second=["AC", *DEAD_HAND[1:]]).to_dict()
+    data["passes"] = 1
+    state = cardtable.state_from_dict(data)
     state.apply("dead 4H")
     state.apply("pass")
     state.apply("AC a9")
-    assert not state.is_terminal
+    assert not state.is_terminal and state.to_dict()["passes"] == 0
 
 
 def test_max_turns_ends_in_a_draw() -> None:

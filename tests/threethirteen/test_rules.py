@@ -59,12 +59,14 @@ def draw_and_discard_it(state: ThreeThirteenState) -> None:
 
 
 def test_default_options() -> None:
+    # options["decks"] holds the value given: None, the default of 3.1 (the count in use
+    # is game.decks)
     assert game().options == {"players": 2, "aces": "low", "face_values": "ten",
                               "all_wild_melds": True, "decks": None}
 
 
 @pytest.mark.parametrize("options", [
-    {"players": 1}, {"players": 9}, {"players": True}, {"players": "2"}, {"aces": "high"},
+    {"players": 1}, {"players": 13}, {"players": True}, {"players": "2"}, {"aces": "high"},
     {"aces": True}, {"face_values": "eleven"}, {"all_wild_melds": 1},
     {"all_wild_melds": "yes"}, {"jokers": True}])
 def test_bad_options_say_what_is_allowed(options: dict[str, Any]) -> None:
@@ -77,14 +79,115 @@ def test_bad_options_say_what_is_allowed(options: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("players", "decks"), [
-    (2, 1), (3, 2), (4, 2), (5, 2), (6, 3), (7, 3), (8, 3)])
+    (2, 1), (3, 2), (4, 2), (5, 2), (6, 3), (7, 3), (8, 3), (9, 4), (10, 4), (11, 4), (12, 4)])
 def test_decks_per_player_count(players: int, decks: int) -> None:
     state = game(players).deal(seed=players)
     assert state.game.decks == decks
+    assert state.game.options["decks"] is None
     assert Counter(state._all_cards()) == Counter({c: decks for c in range(52)})
     view = state.view(0)
     assert view["hand_sizes"] == [3] * players
+    assert view["decks"] == decks
     assert view["stock_size"] == 52 * decks - 3 * players - 1
+
+
+# 3.1: option decks, from the fewest decks with 52 x decks >= 13 x players + 1 up to 4
+DECKS_ALLOWED = {2: [1, 2, 3, 4], 3: [1, 2, 3, 4], 4: [2, 3, 4], 5: [2, 3, 4], 6: [2, 3, 4],
+                 7: [2, 3, 4], 8: [3, 4], 9: [3, 4], 10: [3, 4], 11: [3, 4], 12: [4]}
+
+
+@pytest.mark.parametrize(("players", "decks"), [
+    (p, d) for p, allowed in DECKS_ALLOWED.items() for d in allowed])
+def test_option_decks_sets_the_count(players: int, decks: int) -> None:
+    g = game(players, decks=decks)
+    assert g.decks == decks and g.options["decks"] == decks
+    state = g.deal(seed=decks)
+    assert Counter(state._all_cards()) == Counter({c: decks for c in range(52)})
+    assert state.view(None)["stock_size"] == 52 * decks - 3 * players - 1
+    # round 11 deals 13 cards each and turns one up, whatever the count
+    eleven = g.setup(round=11, seed=players)
+    view = eleven.view(None)
+    assert view["hand_sizes"] == [13] * players
+    assert view["top_discard"] is not None
+    assert view["stock_size"] == 52 * decks - 13 * players - 1
+
+
+@pytest.mark.parametrize(("players", "decks"), [
+    (p, d) for p, allowed in DECKS_ALLOWED.items() for d in (0, 5, -1, 1, 2, 3)
+    if d not in allowed])
+def test_option_decks_refused_outside_its_range(players: int, decks: int) -> None:
+    with pytest.raises(OptionsError) as err:
+        game(players, decks=decks)
+    message = str(err.value)
+    assert f"decks={decks}" in message
+    low = DECKS_ALLOWED[players][0]
+    assert (f"choose {low} to 4" in message or f"choose {low} or 4" in message
+            or "choose 4," in message)
+
+
+@pytest.mark.parametrize("value", [True, False, 2.0, "2", [2]])
+def test_option_decks_is_an_integer_or_none(value: Any) -> None:
+    with pytest.raises(OptionsError, match="decks must be an integer"):
+        game(4, decks=value)
+
+
+def test_twelve_players_need_four_decks_and_say_why() -> None:
+    with pytest.raises(OptionsError) as err:
+        game(12, decks=3)
+    assert str(err.value) == (
+        "option decks=3 is not allowed: 12 players need at least 4 decks for round 11's deal "
+        "of 13 cards each and the first discard; with 12 players choose 4, or None for the "
+        "default (4)")
+
+
+@pytest.mark.parametrize("players", [9, 12])
+def test_a_whole_match_with_many_players(players: int) -> None:
+    state = game(players).deal(seed=players)
+    rng = random.Random(players)
+    rounds_seen = {}
+    while not state.is_terminal:
+        if state.round not in rounds_seen:
+            rounds_seen[state.round] = state.view(None)
+        state.apply(rng.choice(state.legal_actions()))
+    assert sorted(rounds_seen) == list(range(1, 12))
+    eleven = rounds_seen[11]
+    assert eleven["hand_sizes"] == [13] * players
+    assert eleven["stock_size"] == 52 * 4 - 13 * players - 1
+    assert len(state.winners) >= 1 and len(state.scores) == players
+    again = cardtable.state_from_dict(state.to_dict())
+    assert again.game.decks == 4 and again.scores == state.scores
+
+
+def test_a_saved_state_keeps_the_deck_count() -> None:
+    state = game(3, decks=4).deal(seed=3)
+    state.apply("draw")
+    data = state.to_dict()
+    assert data["options"]["decks"] == 4
+    again = cardtable.state_from_dict(data)
+    assert again.game.decks == 4
+    assert Counter(again._all_cards()) == Counter({c: 4 for c in range(52)})
+    # the same cards under the default count (two decks) are refused
+    data["options"]["decks"] = None
+    with pytest.raises(PositionError, match="appears 4 times"):
+        cardtable.state_from_dict(data)
+
+
+def test_a_setup_position_may_use_a_card_as_often_as_the_decks_hold_it() -> None:
+    hands = ["7C 7C 7C 9H", "2S 4S 8D 8D", "2H 4H 8C 8C"]
+    state = game(3, decks=3).setup(round=2, dealer=2, hands=[h.split() for h in hands], seed=1)
+    assert state.hands[0].count(CARD_NAMES.index("7C")) == 3
+    with pytest.raises(PositionError, match="7C"):
+        game(3, decks=2).setup(round=2, dealer=2, hands=[h.split() for h in hands], seed=1)
+
+
+def test_resample_keeps_every_deck() -> None:
+    state = game(10).deal(seed=5)
+    rng = random.Random(2)
+    for _ in range(30):
+        state.apply(rng.choice(state.legal_actions()))
+    other = state.resample(state.current, rng)
+    assert Counter(other._all_cards()) == Counter({c: 4 for c in range(52)})
+    assert other.hands[state.current] == state.hands[state.current]
 
 
 def test_identical_cards_meld_in_one_set() -> None:

@@ -42,3 +42,18 @@ async def type_move(pilot: Pilot[Any], notation: str) -> None:
 
 def message(app: TableApp) -> str:
     return str(app.query_one("#message").render())
+
+
+def screen_text(app: PlayApp | Any) -> str:
+    """The screen as plain text, line by line (what a player reads, colours aside)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False,
+                      safe_box=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text(styles=False)

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 
 from cardtable import bots, records
 from cardtable.tui.app import Curtain, GameOver, PlayApp
+from cardtable.tui.look import spell
 from cardtable.tui.sequence import LABEL, SequencePane, cell_of
 from tests.tui.driver import SIZE, message, new_app, settle, type_move
 
@@ -122,8 +123,9 @@ def test_the_hint_key_points_at_a_legal_move(tmp_path: Path) -> None:
             await settle(app, pilot)
             text = message(app)
             assert text.startswith("Hint: ")
-            move = text.split("Hint: ")[1].split(" (")[0]
-            assert move in [str(a) for a in app.state.legal_actions()]
+            shown = text.split("Hint: ")[1].split(" (")[0]
+            assert shown in [spell(str(a)) for a in app.state.legal_actions()]
+            move = str(app.state.parse_action(shown))  # the screen's spelling is notation too
             if len(move.split()) == 2 and cell_of(move.split()[1]):
                 before = len(app.state.history)
                 await pilot.press("enter")  # the hint's card and cell are ready to play

@@ -71,7 +71,8 @@ def test_play_quit_resume_in_a_terminal(tmp_path: Path) -> None:
 
     child = spawn("play", "--resume", str(path), "--pace", "0")
     play_moves(child, path, 1)
-    child.send("q")
+    child.sendcontrol("q")  # Ctrl+Q says where the game is, as q does
+    child.expect(f"The game is saved in {path}; play on with: cardtable play --resume")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -1,9 +1,10 @@
 """Bots that play any cardtable game, and hints for the UIs.
 
->>> import cardtable, cardtable.bots
->>> state = cardtable.new_game("sequence").deal(seed=1)
->>> bot = cardtable.bots.make("heuristic", seed=1)
->>> state.apply(bot.choose(state))
+Examples:
+    >>> import cardtable, cardtable.bots
+    >>> state = cardtable.new_game("sequence").deal(seed=1)
+    >>> bot = cardtable.bots.make("heuristic", seed=1)
+    >>> state.apply(bot.choose(state))
 """
 
 from __future__ import annotations
@@ -12,39 +13,50 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.bots.base import Bot, HeuristicBot, RandomBot, check_budget
-from cardtable.bots.ismcts import ISMCTSBot, SearchResult
+from cardtable.bots.ismcts import ISMCTSBot, SearchResult, _heuristic_or_none
 from cardtable.core import Action, IllegalActionError, OptionsError, State
 
-__all__ = ["KINDS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "RandomBot", "hint", "make"]
+__all__ = ["KINDS", "YARDSTICKS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "RandomBot",
+           "hint", "make"]
 
 KINDS = ("random", "heuristic", "ismcts")
+#: frozen bots to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
+#: whatever ``heuristic`` becomes
+YARDSTICKS = ("heuristic-v1",)
 
 
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     """A bot of ``kind`` ("random", "heuristic" or "ismcts"); ISMCTS takes a budget
     (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
-    default, "random" or "heuristic"), ``root`` ("ucb" or "paired"; default: the game's
+    default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
     added up; default: the game's choice), ``exploration``, ``prior``,
-    ``max_rollout_steps``."""
-    if kind not in KINDS:
-        raise OptionsError(f"unknown bot {kind!r}; the bots are {', '.join(KINDS)}")
+    ``max_rollout_steps``. ``make("heuristic-v1")`` is the frozen yardstick (YARDSTICKS)."""
+    if kind not in KINDS and kind not in YARDSTICKS:
+        raise OptionsError(f"unknown bot {kind!r}; the bots are "
+                           f"{', '.join(KINDS + YARDSTICKS)}")
     check_budget(budget)
     if kind != "ismcts" and budget:
         raise OptionsError(f"the {kind} bot takes no budget; only ismcts does")
     if kind == "random":
         return RandomBot(seed)
-    if kind == "heuristic":
-        return HeuristicBot(seed)
+    if kind in ("heuristic", *YARDSTICKS):
+        return HeuristicBot(seed, kind)
     return ISMCTSBot(seed, **budget)
 
 
 @dataclass(frozen=True)
 class Hint:
-    """A recommended move and the estimated chance of winning with it."""
+    """A recommended move and the estimated chance of winning with it.
+
+    ``estimate_of`` says what ``win_probability`` is the chance of winning: ``"game"``
+    (Sequence; Three Thirteen, whose game is the whole 11-round match) or ``"match"``
+    (Draw Bridge: the match to the target, the deal in progress valued from the cards).
+    """
 
     action: Action
     win_probability: float
+    estimate_of: str = "game"
 
     @property
     def notation(self) -> str:
@@ -61,4 +73,6 @@ def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = 
         raise IllegalActionError(f"seat {seat} is not the seat to act ({state.current_player})")
     bot = ISMCTSBot(seed, **check_budget(dict(budget or {"iterations": 500})))
     result: SearchResult = bot.search(state)
-    return Hint(result.action, result.win_probability)
+    heuristic = _heuristic_or_none(state.game.name)
+    return Hint(result.action, result.win_probability,
+                getattr(heuristic, "estimate_of", "game"))

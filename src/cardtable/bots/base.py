@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 import cardtable
@@ -17,9 +19,13 @@ class Bot(Protocol):
     ``state.legal_actions()`` and ``state.resample(seat, rng)``.
     """
 
-    def choose(self, state: State) -> Action: ...
+    def choose(self, state: State) -> Action:
+        """A legal action for the seat to move in ``state`` (which it does not change)."""
+        ...
 
-    def reset(self) -> None: ...
+    def reset(self) -> None:
+        """Forget what was learnt and restart the bot's random numbers from its seed."""
+        ...
 
 
 class RandomBot:
@@ -30,12 +36,14 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
+        """Any legal action, each as likely."""
         legal = state.legal_actions()
         if not legal:
             raise IllegalActionError("the game is over: there is no move to choose")
         return self.rng.choice(legal)
 
     def reset(self) -> None:
+        """Restart the random numbers from the seed."""
         self.rng = random.Random(self.seed)
 
 
@@ -50,15 +58,29 @@ class Heuristic(Protocol):
 
     # Optional, read with getattr by ISMCTS (cardtable.bots.ismcts):
     #   rollout_horizon: int -- random playout steps before ``evaluate`` (default: no limit)
-    #   root: str -- "ucb" (default) or "paired"
+    #   root: str -- "ucb" (default), "paired" or "flat"
+    #   root_for(state) -> str -- the root for this position (overrides ``root``)
+    #   estimate_of: str -- what a hint's win chance is of: "game" (default) or "match"
     #   tree_size: int -- UCB root: a fresh tree every so many iterations (default: one tree)
     #   playout(state, rng) -> list[float] -- the game's own playout of a determinization,
     #     each seat's reward in [-1, 1]
 
 
-def heuristic_for(game_name: str) -> Heuristic:
-    """The HEURISTIC of ``cardtable.bots.<game_name>`` (the game's module of bots)."""
-    module = cardtable.game_adapter(game_name, "cardtable.bots")
+# The yardstick "heuristic-v1": the heuristics of 1 December 2026, under a name that keeps
+# meaning them. Before changing a game's heuristic, copy today's module (e.g.
+# bots/sequence.py to bots/sequence_v1.py) and name the copy here, e.g.
+# {"sequence": "cardtable.bots.sequence_v1"}; tests/bots/test_arena.py pins the yardstick.
+_FROZEN_V1: dict[str, str] = {}
+
+
+def heuristic_for(game_name: str, version: str = "heuristic") -> Heuristic:
+    """The HEURISTIC of ``cardtable.bots.<game_name>`` (the game's module of bots), or with
+    ``version="heuristic-v1"`` the frozen yardstick's."""
+    module: ModuleType | None
+    if version == "heuristic-v1" and game_name in _FROZEN_V1:
+        module = importlib.import_module(_FROZEN_V1[game_name])
+    else:
+        module = cardtable.game_adapter(game_name, "cardtable.bots")
     if module is None or not hasattr(module, "HEURISTIC"):
         raise OptionsError(f"no heuristic bot for {game_name} yet")
     heuristic: Heuristic = module.HEURISTIC
@@ -68,19 +90,22 @@ def heuristic_for(game_name: str) -> Heuristic:
 class HeuristicBot:
     """The game's heuristic: the best-scored legal action, ties broken at random."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, version: str = "heuristic") -> None:
         self.seed = seed
+        self.version = version
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
+        """The legal action the game's heuristic scores best for the seat to move."""
         seat = state.current_player
         if seat is None:
             raise IllegalActionError("the game is over: there is no move to choose")
-        scored = heuristic_for(state.game.name).scores(state, seat)
+        scored = heuristic_for(state.game.name, self.version).scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
 
     def reset(self) -> None:
+        """Restart the tie-breaking random numbers from the seed."""
         self.rng = random.Random(self.seed)
 
 

@@ -9,15 +9,32 @@
   to spare.
 - Play: second hand wins as cheaply as it can or plays low; a leader cashes sure
   winners, declarer draws trumps first, otherwise leads low from the longest suit.
+
+For ISMCTS (``cardtable.bots.ismcts``) it values the deal in progress as a chance
+to win the *match* (``estimate_of = "match"``): the contract (as it stands, or as
+the auction would end with both players bidding like the heuristic), the tricks
+declarer has won, an estimate of the tricks still to come from the cards held,
+spread over a range of trick counts, each scored under rule 1.6 and mapped to a
+match chance from the scores and the target (``match_chance``). Its ``playout``
+finishes the draw phase at random, bids the auction out with the heuristic and
+values the contract at once; a playout from a deal whose play has begun plays the
+cards out at random and values the match from the deal's score. (A random playout
+cut after ``rollout_horizon`` steps used to be valued from the match scores only,
+which had not moved, so every auction call scored 50%.)
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable
 from typing import Any
 
+from cardtable.cards import cards_of
 from cardtable.core import Action, State
+from cardtable.drawbridge.game import AUCTION, BID, DRAW, PLAY, DrawBridgeState
+from cardtable.drawbridge.game import POWER as CARD_POWER
+from cardtable.drawbridge.scoring import deal_points
 
 POWER = "23456789TJQKA"  # bridge order: ace high
 SUITS = "SHDC"
@@ -69,9 +86,140 @@ def parse_call(call: str) -> tuple[int, str] | None:
     return None
 
 
+def choose_call(ours_est: dict[str, float], theirs_est: dict[str, float],
+                last_bid: tuple[int, str] | None, last_bidder: int | None, seat: int,
+                legal: Iterable[str]) -> str:
+    """The heuristic's call (1.4) from both sides' trick estimates per strain as declarer."""
+    legal = set(legal)
+    if ("redouble" in legal and last_bid is not None
+            and ours_est[last_bid[1]] >= 6 + last_bid[0] + 1):
+        return "redouble"
+    if "double" in legal and last_bid is not None and last_bidder != seat:
+        level, strain = last_bid
+        if theirs_est[strain] < 6 + level - 0.5:
+            return "double"
+    for strain in sorted(STRAINS, key=lambda st: -ours_est[st]):
+        most = math.floor(ours_est[strain]) - 6
+        for level in range(1, most + 1):
+            if f"{level}{strain}" in legal:
+                if last_bidder == seat and last_bid is not None:
+                    return "pass"  # our own contract stands
+                return f"{level}{strain}"
+    return "pass"
+
+
+# -- valuing a deal in progress as a chance to win the match (for ISMCTS) -----------
+
+
+def match_chance(scores: list[int], target: int) -> float:
+    """Seat 0's chance to win the match from ``scores`` between deals (1.7).
+
+    Only one side scores in a deal, so the match is a race to the target: the chance
+    is ``b^2 / (a^2 + b^2)`` for the points ``a``, ``b`` each seat still needs (0.5 when
+    level, 0.8 needing half what the opponent needs, 1 once the target is reached).
+    """
+    need0 = target - scores[0]
+    need1 = target - scores[1]
+    if need0 <= 0:
+        return 1.0
+    if need1 <= 0:
+        return 0.0
+    return need1 * need1 / (need0 * need0 + need1 * need1)
+
+
+def trick_odds(mean: float, spread: float, low: int, high: int) -> list[tuple[int, float]]:
+    """A chance for each trick count ``low..high``: a bell around ``mean`` of width ``spread``."""
+    weights = [(t, math.exp(-((t - mean) / spread) ** 2 / 2)) for t in range(low, high + 1)]
+    total = sum(w for _, w in weights) or 1.0
+    return [(t, w / total) for t, w in weights]
+
+
+def contract_chance(scores: list[int], target: int, undertricks: bool, level: int,
+                    strain: int, doubled: int, declarer: int, won: int, mean_more: float,
+                    left: int) -> float:
+    """Seat 0's match chance once the contract is played: declarer has ``won`` tricks and
+    is expected to take ``mean_more`` of the ``left`` still to play (1.6 scoring)."""
+    spread = 0.4 + 0.3 * math.sqrt(left)
+    chance = 0.0
+    for tricks, odds in trick_odds(won + mean_more, spread, won, won + left):
+        points = deal_points(level, strain, doubled, tricks, undertricks)
+        after = list(scores)
+        after[declarer] += points[0]
+        after[1 - declarer] += points[1]
+        chance += odds * match_chance(after, target)
+    return chance
+
+
+def _suits_of(mask: int) -> dict[str, list[int]]:
+    """``by_suit`` of a hand given as a card mask (a determinization's, in a search)."""
+    out: dict[str, list[int]] = {s: [] for s in SUITS}
+    for c in cards_of(mask):
+        out[SUITS[c // 13]].append(CARD_POWER[c])
+    for s in SUITS:
+        out[s].sort(reverse=True)
+    return out
+
+
+def _last_bid(state: DrawBridgeState) -> tuple[int, int] | None:
+    """The auction's last bid as (level, strain index), or None."""
+    if state._bidder < 0:
+        return None
+    index = state._lowest_bid - 1 - BID
+    return index // 5 + 1, index % 5
+
+
+def deal_value(state: DrawBridgeState) -> float:
+    """Seat 0's match chance with the deal in progress valued from the cards (module
+    docstring): a contract (the last bid while the auction runs), declarer's tricks won
+    and an estimate of the tricks to come; before any bid, the match scores alone."""
+    game = state.game
+    scores = state._scores
+    if state._phase == PLAY and state._contract is not None:
+        c = state._contract
+        level, strain, doubled, declarer = c.level, c.strain, c.doubled, c.declarer
+    elif state._phase == AUCTION and state._bidder >= 0:
+        bid = _last_bid(state)
+        assert bid is not None
+        (level, strain), doubled, declarer = bid, state._doubled, state._bidder
+    else:
+        return match_chance(scores, game.target)
+    won = state._tricks_won[declarer]
+    left = 13 - state._tricks_won[0] - state._tricks_won[1]
+    hands = state._hands
+    more = estimate_tricks(_suits_of(hands[declarer]), _suits_of(hands[1 - declarer]),
+                           STRAINS[strain])
+    return contract_chance(scores, game.target, game.undertricks, level, strain, doubled,
+                           declarer, won, min(float(left), more), left)
+
+
+def bid_auction_out(state: DrawBridgeState) -> None:
+    """Play the auction to its end with both seats calling like the heuristic (all cards
+    are known from the auction on, so each side's estimates are fixed)."""
+    suits = [_suits_of(state._hands[0]), _suits_of(state._hands[1])]
+    est = [{st: estimate_tricks(suits[s], suits[1 - s], st) for st in STRAINS} for s in (0, 1)]
+    while state._phase == AUCTION:
+        seat = state._to_act
+        assert seat is not None
+        bid = _last_bid(state)
+        last = None if bid is None else (bid[0], STRAINS[bid[1]])
+        call = choose_call(est[seat], est[1 - seat], last,
+                           state._bidder if state._bidder >= 0 else None, seat,
+                           [a.notation for a in state.legal_actions()])
+        state.apply(call)
+
+
 class DrawBridgeHeuristic:
-    # ISMCTS: play out to about the end of the deal, then judge by the match scores
+    # ISMCTS: a random playout (rollout="random") stops after this many steps and is
+    # valued by ``evaluate``; the default ``playout`` below values the deal at once
     rollout_horizon = 60
+    # what the search's win chance is of (cardtable.bots.Hint.estimate_of)
+    estimate_of = "match"
+
+    def root_for(self, state: State) -> str:
+        """ISMCTS's root: "flat" in the auction (every call valued by ``playout``, which
+        bids the auction out like the heuristic: a tree would answer each call with the
+        opponent's untried calls at random, most of them absurd); UCB1 elsewhere."""
+        return "flat" if state.phase == "auction" else "ucb"  # type: ignore[attr-defined]
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         view = state.view(seat)
@@ -110,27 +258,14 @@ class DrawBridgeHeuristic:
         theirs = ALL_CARDS - mine - {c for _, c in view["played"]}
         ours_s, theirs_s = by_suit(mine), by_suit(theirs)
         ours_est = {st: estimate_tricks(ours_s, theirs_s, st) for st in STRAINS}
+        theirs_est = {st: estimate_tricks(theirs_s, ours_s, st) for st in STRAINS}
         last_bid = None
         last_bidder = None
         for who, call in view["auction"]:
             bid = parse_call(call)
             if bid is not None:
                 last_bid, last_bidder = bid, who
-        if ("redouble" in legal and last_bid is not None
-                and ours_est[last_bid[1]] >= 6 + last_bid[0] + 1):
-            return "redouble"
-        if "double" in legal and last_bid is not None and last_bidder != seat:
-            level, strain = last_bid
-            if estimate_tricks(theirs_s, ours_s, strain) < 6 + level - 0.5:
-                return "double"
-        for strain in sorted(STRAINS, key=lambda st: -ours_est[st]):
-            most = math.floor(ours_est[strain]) - 6
-            for level in range(1, most + 1):
-                if f"{level}{strain}" in legal:
-                    if last_bidder == seat and last_bid is not None:
-                        return "pass"  # our own contract stands
-                    return f"{level}{strain}"
-        return "pass"
+        return choose_call(ours_est, theirs_est, last_bid, last_bidder, seat, legal)
 
     # -- play phase (1.5) -------------------------------------------------
 
@@ -165,10 +300,30 @@ class DrawBridgeHeuristic:
         return min(side, key=lambda c: (-len(counts[c[1]]), power(c)))
 
     def evaluate(self, state: State) -> list[float]:
-        view = state.view(None)
-        a, b = view["scores"]
-        diff = (a - b) / max(1, view["target"])
-        return [math.tanh(3 * diff), math.tanh(-3 * diff)]
+        """Each seat's match chance (as 2p - 1) with the deal in progress valued."""
+        assert isinstance(state, DrawBridgeState)
+        p = deal_value(state)
+        return [2 * p - 1, 1 - 2 * p]
+
+    def playout(self, state: State, rng: random.Random) -> list[float]:
+        """A determinization played on (module docstring); each seat's reward in [-1, 1]."""
+        assert isinstance(state, DrawBridgeState)
+        if state._phase == PLAY and state._played[2 * 13:]:
+            # the play has begun: play the deal out at random and value its score
+            deal = state._deal_number
+            while not state.is_terminal and state._deal_number == deal:
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            if state.is_terminal:
+                return state.returns()
+            p = match_chance(state._scores, state.game.target)
+            return [2 * p - 1, 1 - 2 * p]
+        while state._phase == DRAW and not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        if state._phase == AUCTION:
+            bid_auction_out(state)
+        return self.evaluate(state)
 
 
 HEURISTIC = DrawBridgeHeuristic()

@@ -19,7 +19,12 @@ Two things a game's heuristic (``cardtable.bots.base.Heuristic``) may tune:
   departs from the heuristic's own move only for a move whose paired advantage is
   significant (``SIGNIFICANCE`` standard errors). Games whose outcome hangs on long
   chains of chance (the stock in rummy) need the pairing: unpaired, the noise of one
-  playout dwarfs the difference between two discards.
+  playout dwarfs the difference between two discards. With ``root = "flat"`` every
+  root action is played out on every determinization the same way, with no tree below
+  the root, and the best mean wins: the game's playout is then the model of what
+  follows (Draw Bridge's auction, where a tree would answer each call with the
+  opponent's untried calls at random). A game may choose its root per position with
+  ``root_for(state)``.
 """
 
 from __future__ import annotations
@@ -27,13 +32,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardtable.bots.base import Heuristic, HeuristicBot, heuristic_for
 from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 ROLLOUTS = ("game", "random", "heuristic")
-ROOTS = ("ucb", "paired")
+ROOTS = ("ucb", "paired", "flat")
 #: how many standard errors a paired advantage needs before the search leaves the
 #: heuristic's move ("paired" root)
 SIGNIFICANCE = 2.0
@@ -60,6 +65,8 @@ class SearchResult:
     iterations: int
     #: visits of each root action, by notation
     visits: dict[str, int]
+    #: the estimated chance of winning after each root action, by notation
+    values: dict[str, float] = field(default_factory=dict)
 
 
 class ISMCTSBot:
@@ -107,9 +114,11 @@ class ISMCTSBot:
         if seat is None:
             raise IllegalActionError("the game is over: there is no move to choose")
         heuristic = _heuristic_or_none(state.game.name)
-        root_mode = self.root or getattr(heuristic, "root", "ucb")
+        root_mode = self.root or _game_root(heuristic, state)
         if root_mode == "paired":
             return self._search_paired(state, seat, heuristic)
+        if root_mode == "flat":
+            return self._search_flat(state, seat, heuristic)
         legal = state.legal_actions()
         tree_size = self.tree_size or getattr(heuristic, "tree_size", None)
         rng = self.rng
@@ -195,6 +204,41 @@ class ISMCTSBot:
             return SearchResult(by_id[best], 0.5, done, {})
         return self._result(root, by_id, best, done)
 
+    def _search_flat(self, state: State, seat: int, heuristic: Heuristic | None
+                     ) -> SearchResult:
+        """The "flat" root (module docstring): every root action on every determinization,
+        valued by the playout alone; each playout counts as one iteration, and the first
+        determinization is always played after every action."""
+        legal = state.legal_actions()
+        by_id = {a.id: a for a in legal}
+        # per root action: playouts and the sum of the seat's rewards in [0, 1]
+        stats: dict[int, list[float]] = {}
+        rng = self.rng
+        deadline = self._deadline()
+        done = 0
+        while not done or not self._spent(done, deadline):
+            det = state.resample(seat, rng)
+            seed = rng.getrandbits(64)
+            for action in det.legal_actions():
+                if action.id not in by_id:
+                    continue
+                branch = det.clone()
+                branch.apply(action)
+                reward = self._playout(branch, heuristic, random.Random(seed))[seat]
+                entry = stats.setdefault(action.id, [0, 0.0])
+                entry[0] += 1
+                entry[1] += (reward + 1.0) / 2.0
+                done += 1
+        means = {aid: total / n for aid, (n, total) in stats.items()}
+        order = {a.id: k for k, a in enumerate(legal)}
+        if heuristic is not None:  # equal means: the heuristic's favourite first
+            ranked = sorted(heuristic.scores(state, seat), key=_score, reverse=True)
+            order = {a.id: k for k, (_, a) in enumerate(ranked)}
+        best = max(means, key=lambda aid: (means[aid], -order.get(aid, len(order))))
+        return SearchResult(by_id[best], means[best], done,
+                            {str(by_id[aid]): int(n) for aid, (n, _) in stats.items()},
+                            {str(by_id[aid]): means[aid] for aid in means})
+
     def _deadline(self) -> float | None:
         return None if self.seconds is None else time.perf_counter() + self.seconds
 
@@ -209,6 +253,8 @@ class ISMCTSBot:
         return SearchResult(
             by_id[best], child.total / child.visits, done,
             {str(by_id[aid]): ch.visits for aid, ch in root.children.items() if aid in by_id},
+            {str(by_id[aid]): ch.total / ch.visits for aid, ch in root.children.items()
+             if aid in by_id and ch.visits},
         )
 
     def _root_bias(self, state: State, seat: int, heuristic: Heuristic | None) -> dict[int, float]:
@@ -316,6 +362,15 @@ def _merged(trees: list[Node], seat: int) -> Node:
 
 def _score(scored: tuple[float, Action]) -> float:
     return scored[0]
+
+
+def _game_root(heuristic: Heuristic | None, state: State) -> str:
+    """The root the game asks for at ``state``: its ``root_for(state)``, else its ``root``."""
+    root_for = getattr(heuristic, "root_for", None)
+    if root_for is not None:
+        root: str = root_for(state)
+        return root
+    return str(getattr(heuristic, "root", "ucb"))
 
 
 def _heuristic_or_none(game_name: str) -> Heuristic | None:

@@ -17,10 +17,12 @@ import cardtable
 # one line per command, in alphabetical order
 COMMANDS = (
     "arena",
+    "db",
     "games",
     "play",
     "replay",
     "rules",
+    "serve",
     "simulate",
 )
 

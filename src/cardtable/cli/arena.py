@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,12 +21,17 @@ from cardtable.cli.options import (
 )
 from cardtable.core import CardtableError
 
+FILE = click.Path(dir_okay=False, path_type=Path)
+
 
 @click.command()
 @game_argument
 @click.option("--bots", "-b", default="heuristic,random", show_default=True,
               help="Comma-separated bots to match up, each pair in turn: random, heuristic, "
-              "ismcts.")
+              "heuristic-v1 (the frozen yardstick), ismcts; with settings and an optional "
+              "label (ismcts:iterations=5000, deep=ismcts:iterations=5000:rollout=random); "
+              "or an outside bot by import path (mypkg.bots:make, called with seed= and "
+              "the settings).")
 @players_option
 @click.option("--games", "-n", "count", type=click.IntRange(min=1), default=100,
               show_default=True, help="Games per pair of bots (rounded up to an even number: "
@@ -32,7 +39,15 @@ from cardtable.core import CardtableError
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the deals and the bots; same seed, same results.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes to play in parallel.")
+              help="Processes to play in parallel on this machine (local, dask, ray).")
+@click.option("--executor", "-e", default="local", show_default=True, metavar="WHERE",
+              help="Where the games run: local (this machine's processes), dask (a Dask "
+              "cluster on this machine), dask://HOST:PORT (a Dask scheduler), ray "
+              "(RAY_ADDRESS's cluster, else a Ray on this machine), ray://HOST:PORT (Ray "
+              "Client). The same seed gives the same results on every one.")
+@click.option("--batch", type=click.IntRange(min=1),
+              help="Games per task sent to a worker (default: one when a bot searches, else "
+              "enough to keep scheduling cheap, at most 50).")
 @click.option("--iterations", type=click.IntRange(min=1),
               help="ISMCTS iterations per move (default 1000 when --seconds is not given).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
@@ -52,23 +67,41 @@ from cardtable.core import CardtableError
 @click.option("--max-actions", type=click.IntRange(min=1),
               help="Stop a game after this many actions and count it as a draw.")
 @game_options
+@click.option("--out", type=FILE,
+              help="Write every game's result to FILE (JSON lines) as it finishes.")
+@click.option("--resume", type=FILE,
+              help="Continue the arena of FILE (written by --out with this same command): "
+              "play only the games still missing and add them to FILE.")
+@click.option("--plot", "plot_path", type=FILE,
+              help="Draw the ratings and the pairwise win rates to FILE (.png or .svg; needs "
+              "matplotlib: pip install 'cardtable[plot]').")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV.")
 def arena(game_name: str, bots: str, players: int | None, count: int, seed: int, workers: int,
-          iterations: int | None, seconds: float | None, rollout: str, root: str,
-          tree_size: int | None, max_actions: int | None,
-          options: tuple[tuple[str, Any], ...], as_json: bool, as_csv: bool) -> None:
+          executor: str, batch: int | None, iterations: int | None, seconds: float | None,
+          rollout: str, root: str, tree_size: int | None, max_actions: int | None,
+          options: tuple[tuple[str, Any], ...], out: Path | None, resume: Path | None,
+          plot_path: Path | None, as_json: bool, as_csv: bool) -> None:
     """Match bots against each other on GAME and rank them.
 
     Every pair of bots plays --games games, each deal twice with the seats swapped.
     Prints each bot's wins, draws and losses, its win rate (draws and shared wins count
-    half) with a 95% confidence interval, its average score and an Elo rating.
+    half) with a 95% confidence interval, its average score and a Bradley-Terry rating
+    on the Elo scale with a 95% bootstrap interval; then each pair's win rate with its
+    interval per game (Wilson) and per deal (paired: a deal's two games are one unit).
+    Ctrl-C stops at once and keeps every finished game (in --out FILE).
 
     \b
-    Example:
+    Examples:
       cardtable arena sequence --bots ismcts,heuristic,random --games 40 --workers 2
+      cardtable arena sequence --bots ismcts:iterations=1000,heuristic-v1 --games 2000 \\
+          --executor dask://10.0.0.5:8786 --out long.jsonl
+      (the same command with --resume long.jsonl after Ctrl-C)
     """
     from cardtable.bots import arena as arena_mod
+    from cardtable.bots.executors import open_executor
+    from cardtable.bots.plots import check_path, plot
+    from cardtable.bots.specs import parse_list
 
     game = make_game(game_name, players, options)
     budget: dict[str, Any] = {"rollout": rollout}
@@ -80,32 +113,79 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
         budget["iterations"] = iterations
     if seconds is not None:
         budget["seconds"] = seconds
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if out is not None and resume is not None and out != resume:
+        raise UserError("--resume FILE adds to FILE: give --out or --resume, not both")
+    path = resume or out
     try:
-        tasks = arena_mod.plan(game_name, dict(game.options), names, count, seed, budget,
+        specs = parse_list(bots)
+        tasks = arena_mod.plan(game_name, dict(game.options), specs, count, seed, budget,
                                max_actions)
+        if plot_path is not None:
+            check_path(plot_path)
+        results_file = None
+        if path is not None:
+            head = arena_mod.header(game_name, dict(game.options), specs, count, seed, budget,
+                                    max_actions, len(tasks))
+            results_file = arena_mod.ResultsFile(path, head, resume=resume is not None)
     except CardtableError as exc:
         raise UserError(str(exc)) from None
+    labels = [s.label for s in specs]
+    results = list(results_file.done) if results_file else []
+    played = {r.index for r in results}
+    missing = [t for t in tasks if t.index not in played]
     start = time.perf_counter()
+    interrupted = False
     with click.progressbar(length=len(tasks), label=f"{game_name} arena", file=sys.stderr,
-                           show_pos=True, show_eta=True) as bar:
-        results = arena_mod.run(tasks, workers=workers, progress=lambda _: bar.update(1))
-    rows = arena_mod.standings(results, names)
+                           show_pos=True, show_eta=True,
+                           hidden=not sys.stderr.isatty()) as bar:
+        bar.update(len(results))
+        try:
+            with open_executor(executor, workers) as running, \
+                    closing(arena_mod.stream(missing, running, batch)) as games:
+                for result in games:
+                    results.append(result)
+                    if results_file:
+                        results_file.add(result)
+                    bar.update(1)
+        except CardtableError as exc:
+            raise UserError(str(exc)) from None
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if results_file:
+                results_file.close()
+    elapsed = time.perf_counter() - start
+    results.sort(key=lambda r: r.index)
+    rows = arena_mod.standings(results, labels)
+    pair_rows = arena_mod.pairs(results, labels)
+    if plot_path is not None and results:
+        try:
+            plot(rows, pair_rows, plot_path,
+                 f"{game_name} ({describe(game)}): {len(results)} games, seed {seed}")
+        except CardtableError as exc:
+            raise UserError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps({"game": game_name, "options": game.options, "bots": names,
+        click.echo(json.dumps({"game": game_name, "options": game.options, "bots": labels,
                                "budget": budget, "seed": seed, "games": len(results),
-                               "standings": arena_mod.as_json(rows)}))
+                               "standings": arena_mod.as_json(rows),
+                               "pairs": arena_mod.as_json(pair_rows)}))
     elif as_csv:
         import csv
         import io
 
-        out = io.StringIO()
+        text = io.StringIO()
         fields = list(arena_mod.as_json(rows)[0])
-        writer = csv.DictWriter(out, fieldnames=fields)
+        writer = csv.DictWriter(text, fieldnames=fields)
         writer.writeheader()
         writer.writerows(arena_mod.as_json(rows))
-        click.echo(out.getvalue().rstrip("\n"))
+        click.echo(text.getvalue().rstrip("\n"))
     else:
         click.echo(f"{len(results)} games of {game_name} ({describe(game)}) "
-                   f"in {time.perf_counter() - start:.1f} s")
-        click.echo(arena_mod.table(rows))
+                   f"in {elapsed:.1f} s")
+        click.echo(arena_mod.table(rows, pair_rows))
+    if interrupted:
+        kept = (f"kept in {path}: play the rest with the same command and --resume {path}"
+                if path else "not kept (--out FILE keeps them)")
+        click.echo(f"Interrupted: {len(results)} of {len(tasks)} games played, {kept}.",
+                   err=True)
+        sys.exit(130)

@@ -74,9 +74,9 @@ def make_game(name: str, players: int | None = None,
         raise UserError(str(exc)) from None
 
 
-def describe(game: cardtable.Game) -> str:
-    """``key=value, ...`` of a game's options, for reports."""
-    return ", ".join(f"{k}={v}" for k, v in game.options.items())
+def describe(game: cardtable.Game, skip: tuple[str, ...] = ()) -> str:
+    """``key=value, ...`` of a game's options (but those in ``skip``), for reports."""
+    return ", ".join(f"{k}={v}" for k, v in game.options.items() if k not in skip)
 
 
 # -- the options several commands take -------------------------------------------------

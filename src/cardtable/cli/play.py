@@ -70,7 +70,9 @@ def _new_record_path(directory: Path, game: str) -> Path:
               "the same cards.")
 @game_options
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the game record to this file (after every move).")
+              help="Save the game record to this file (after every move); an existing file "
+              "is kept unless --overwrite is given.")
+@click.option("--overwrite", is_flag=True, help="Let --save replace an existing file.")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the game records when --save is not given "
               "[default: $XDG_DATA_HOME/cardtable/games, else ~/.local/share/cardtable/games].")
@@ -82,8 +84,8 @@ def _new_record_path(directory: Path, game: str) -> Path:
               help="Seconds between bots' moves, so that you can follow them.")
 def play(game_name: str | None, players: int | None, teams: int | None,
          seat_args: tuple[str, ...], bot_kind: str, think: float, seed: int | None,
-         options: tuple[tuple[str, Any], ...], save_path: Path | None, record_dir: Path | None,
-         no_save: bool, resume: Path | None, pace: float) -> None:
+         options: tuple[tuple[str, Any], ...], save_path: Path | None, overwrite: bool,
+         record_dir: Path | None, no_save: bool, resume: Path | None, pace: float) -> None:
     """Play GAME in the terminal against bots, or with friends at one keyboard.
 
     \b
@@ -111,6 +113,9 @@ def play(game_name: str | None, players: int | None, teams: int | None,
                             f"{', '.join(cardtable.game_names())}")
         game = make_game(game_name, players, options, teams=teams)
         humans = _seats(seat_args, game.num_players)
+        if save_path is not None and save_path.exists() and not overwrite and not no_save:
+            raise UserError(f"{save_path} already exists: play on with `cardtable play "
+                            f"--resume {save_path}`, or give --overwrite to replace it")
         directory = record_dir or default_record_dir()
         paths = iter([save_path] if save_path else [])
 

@@ -91,7 +91,9 @@ def simulate(game_name: str, players: int | None, count: int, seed: int | None,
     bots = dict.fromkeys(range(game.num_players), mover)
     tally = Tally(game)
     start = time.perf_counter()
+    # the bar only on a terminal: a pipe or a file gets no stray label on stderr
     with click.progressbar(length=count, label=f"{game_name}", file=sys.stderr,
+                           hidden=not sys.stderr.isatty(),
                            show_pos=True) as bar:
         for number in range(1, count + 1):
             table = Table.new(game, seats, seed=mover.rng.getrandbits(63), bots=bots)

@@ -34,14 +34,11 @@ from cardtable.core import (
     PositionError,
     State,
     check_card_supply,
-    check_choice,
-    check_int,
     check_seat,
     missing_cards,
     new_rng,
     position_cards,
     position_seat,
-    restore_base,
     unknown_keys,
 )
 from cardtable.drawbridge.deduce import INF, Window, deal_hidden
@@ -628,54 +625,17 @@ class DrawBridgeState(State):
                        else BEATS_DRAW[self.game.draw_trick_winner])
 
     def _to_dict(self) -> dict[str, Any]:
-        """The current deal as dealt (with the match scores then), its actions so far, and
-        the deals finished before it; loading replays the actions."""
-        number, dealer, hands, stock, scores, records = self._deal_start
-        return {
-            "deal": {
-                "number": number,
-                "dealer": dealer,
-                "hands": [card_names(cards_of(h)) for h in hands],
-                "stock": card_names(stock),
-                "scores": list(scores),
-                "actions": [ACTIONS[a].notation for a in self._deal_actions()],
-            },
-            "records": [r.to_json() for r in self._records[:records]],
-        }
+        from cardtable.drawbridge.saves import save
+
+        return save(self)
 
     @classmethod
     def _from_dict(cls, game: Game, data: dict[str, Any]) -> DrawBridgeState:
-        """The saved match: the finished deals, then the current one replayed from its deal."""
+        """The saved match, every deal of it replayed (see ``saves``)."""
+        from cardtable.drawbridge.saves import load
+
         assert isinstance(game, DrawBridge)
-        try:
-            deal = data["deal"]
-            records = [_record_from_json(game, r) for r in data["records"]]
-            number = deal["number"]
-            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-                raise PositionError(f"deal number must be a positive integer, not {number!r}")
-            actions = deal["actions"]
-            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                raise PositionError("deal actions must be a list of notations")
-            state = game.setup(dealer=deal["dealer"], hands=deal["hands"], stock=deal["stock"],
-                               scores=deal["scores"])
-        except KeyError as exc:
-            raise PositionError(f"saved drawbridge state lacks {exc.args[0]!r}") from None
-        except TypeError as exc:
-            raise PositionError(f"saved drawbridge state is malformed: {exc}") from None
-        restore_base(state, game, data)
-        state._records = records
-        _, dealer, hands, stock, scores, _ = state._deal_start
-        state._deal_start = (number, dealer, hands, stock, scores, len(records))
-        state._restart_deal()
-        for text in actions:
-            try:
-                aid = state._parse(text)
-            except IllegalActionError as exc:
-                raise PositionError(f"deal actions: {exc}") from None
-            state._replay([aid])
-            if state._deal_number != number:
-                raise PositionError("deal actions run past the end of the deal")
-        return state
+        return load(game, data)
 
     # -- what a seat sees ------------------------------------------------------
 
@@ -791,110 +751,6 @@ class DrawBridgeState(State):
         new._restart_deal()
         new._replay(self._deal_actions())
         return new
-
-
-
-_CARD_IDS = {name: card for card, name in enumerate(CARD_NAMES)}
-
-
-def _cards(what: str, value: Any) -> list[int]:
-    """``position_cards``, quick for a list of cards in exact notation (as saved)."""
-    if isinstance(value, list):
-        try:
-            cards = [_CARD_IDS.get(name) for name in value]
-        except TypeError:
-            cards = [None]
-        if None not in cards:
-            return cards  # type: ignore[return-value]
-    return position_cards(what, value)
-
-
-def _auction_contract(calls: list[int], dealer: int) -> Contract | None:
-    """1.4: the contract an auction ends in (None: passed out)."""
-    bids = [i for i, call in enumerate(calls) if BID <= call < PASS]
-    if not bids:
-        return None
-    last = bids[-1]
-    bid = calls[last] - BID
-    doubled = sum(1 for call in calls[last:] if call in (DOUBLE, REDOUBLE))
-    return Contract(bid // 5 + 1, bid % 5, doubled, dealer if last % 2 == 0 else 1 - dealer)
-
-
-def _play_seats(cards: list[int], contract: Contract) -> tuple[list[tuple[int, int]], int]:
-    """1.5: (seat, card) for each card of a play phase, and the tricks declarer won."""
-    beats = BEATS_PLAY[contract.strain]
-    leader = 1 - contract.declarer
-    plays = []
-    won = 0
-    for t in range(0, len(cards) - 1, 2):
-        lead, follow = cards[t], cards[t + 1]
-        plays += [(leader, lead), (1 - leader, follow)]
-        if beats[lead * NUM_CARDS + follow]:
-            leader = 1 - leader
-        won += leader == contract.declarer
-    if len(plays) != len(cards) or len(cards) != 2 * HAND_SIZE:
-        raise PositionError(f"a record's play has {len(cards)} cards, not 26")
-    return plays, won
-
-
-def _record_from_json(game: DrawBridge, data: Any) -> DealRecord:
-    """A finished deal from ``to_dict``, checked; PositionError if inconsistent."""
-    if not isinstance(data, dict):
-        raise PositionError(f"a deal record is a dict, not {data!r}")
-    try:
-        number = data["deal_number"]
-        dealer = position_seat("record dealer", data["dealer"], 2)
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise PositionError(f"record deal_number must be a positive integer, not {number!r}")
-        hands = [_cards("record hands", h) for h in data["hands"]]
-        if len(hands) != 2 or any(len(h) != HAND_SIZE for h in hands):
-            raise PositionError("record hands must be 2 hands of 13 cards")
-        check_card_supply(hands[0] + hands[1], 1)
-        calls = []
-        for text in data["auction"]:
-            aid = parse_call(text) if isinstance(text, str) else None
-            if aid is None:
-                raise PositionError(f"record auction: {text!r} is not a call")
-            calls.append(aid)
-        cards = _cards("record play", data["play"])
-        contract = None
-        if data["contract"] is not None:
-            c = data["contract"]
-            level = check_int("contract level", c["level"], allowed=range(1, 8)) or 1
-            strain = STRAINS.index(check_choice("contract strain", c["strain"], STRAINS))
-            doubled = check_int("contract doubled", c["doubled"], allowed=range(3)) or 0
-            contract = Contract(level, strain, doubled,
-                                position_seat("contract declarer", c["declarer"], 2))
-        tricks = check_int("declarer_tricks", data["declarer_tricks"], allowed=range(14)) or 0
-    except KeyError as exc:
-        raise PositionError(f"a deal record lacks {exc.args[0]!r}") from None
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, PositionError):
-            raise
-        raise PositionError(f"a deal record is malformed: {exc}") from None
-    if contract != _auction_contract(calls, dealer):
-        raise PositionError(f"record of deal {number}: the contract does not follow from the "
-                            f"auction {' '.join(ACTIONS[c].notation for c in calls)}")
-    plays: list[tuple[int, int]] = []
-    if contract is not None:
-        plays, won = _play_seats(cards, contract)
-        masks = [mask_of(hands[0]), mask_of(hands[1])]
-        if (won != tricks or len(set(cards)) != len(cards)
-                or any(not masks[seat] >> card & 1 for seat, card in plays)):
-            raise PositionError(f"record of deal {number}: the play does not fit the hands, "
-                                f"or declarer did not take {tricks} tricks")
-    elif cards or tricks:
-        raise PositionError(f"record of deal {number}: a deal passed out has no play")
-    points = [0, 0]
-    if contract is not None:
-        decl, defn = deal_points(contract.level, contract.strain, contract.doubled, tricks,
-                                 game.undertricks)
-        points[contract.declarer], points[1 - contract.declarer] = decl, defn
-    if data.get("points") != points:
-        raise PositionError(f"record of deal {number}: points {data.get('points')!r} do not "
-                            f"follow from its contract and tricks ({points})")
-    return DealRecord(number, dealer, (mask_of(hands[0]), mask_of(hands[1])), tuple(calls),
-                      tuple(plays), contract, tricks, (points[0], points[1]))
 
 
 DrawBridge.state_class = DrawBridgeState

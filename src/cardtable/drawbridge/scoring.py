@@ -17,8 +17,9 @@ BOOK = 6
 def trick_points(strain: int, odd_tricks: int) -> int:
     """1.6: points for ``odd_tricks`` tricks over the book, undoubled.
 
-    >>> trick_points(STRAINS.index("NT"), 4)
-    130
+    Examples:
+        >>> trick_points(STRAINS.index("NT"), 4)
+        130
     """
     if odd_tricks <= 0:
         return 0
@@ -63,12 +64,13 @@ def score_deal(level: int, strain: str, doubled: int, tricks: int,
     2 (redoubled), ``tricks`` what declarer won in the play phase (0..13),
     ``undertricks`` the option of rule 1.1. A bad input is a ValueError.
 
-    >>> score_deal(2, "S", 1, 9)
-    (180, 0)
-    >>> score_deal(3, "NT", 0, 10)
-    (130, 0)
-    >>> score_deal(4, "H", 2, 8, undertricks=True)
-    (0, 400)
+    Examples:
+        >>> score_deal(2, "S", 1, 9)
+        (180, 0)
+        >>> score_deal(3, "NT", 0, 10)
+        (130, 0)
+        >>> score_deal(4, "H", 2, 8, undertricks=True)
+        (0, 400)
     """
     _int_in("level", level, 1, 7)
     index = parse_strain(strain)

@@ -1,11 +1,12 @@
 """Sequence as a PettingZoo AEC environment (see cardtable.envs.aec and docs/envs.md).
 
->>> from cardtable.envs import sequence_v0
->>> env = sequence_v0.env(players=4, render_mode="ansi")
->>> env.reset(seed=1)
->>> obs, reward, terminated, truncated, info = env.last()
->>> obs["observation"].shape, obs["action_mask"].shape
-((523,), (529,))
+Examples:
+    >>> from cardtable.envs import sequence_v0
+    >>> env = sequence_v0.env(players=4, render_mode="ansi")
+    >>> env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.last()
+    >>> obs["observation"].shape, obs["action_mask"].shape
+    ((523,), (529,))
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from cardtable.core import (
     OptionSpec,
     PositionError,
     State,
+    check_bool,
     check_card_supply,
     check_int,
     check_seat,
@@ -331,7 +332,9 @@ class SequenceState(State):
         self.dealer = dealer
         self.current = current
         self.exchanged = False  # 2.4.1: the dead-card exchange of this turn is used
-        self.passes = 0  # passes in a row, one per turn
+        # ruling 2.4: plain passes in a row, one per turn; a turn that exchanged a dead card
+        # and then passed breaks the run (sets it back to 0)
+        self.passes = 0
         self.turns = 0
         self.over = False
         self.winning_team: int | None = None
@@ -429,8 +432,10 @@ class SequenceState(State):
         aid = action.id
         seat = self.current
         if aid == PASS:
-            self.passes += 1
-            # ruling 2.4: every player passing in turn ends the game in a draw
+            # ruling 2.4: every player passing in turn, none of them after a dead-card
+            # exchange in that turn, ends the game in a draw; "exchange, then pass" breaks
+            # the run (the replacement came from the pile, whose jacks can reopen the board)
+            self.passes = 0 if self.exchanged else self.passes + 1
             self._end_turn(draw_game=self.passes >= self.game.num_players)
             return
         card, cell = DECODE[aid]
@@ -536,10 +541,11 @@ class SequenceState(State):
         try:
             position = {k: data[k] for k in ("dealer", "current", "hands", "deck", "discards",
                                              "chips", "sequences")}
-            over = data["over"] is True
+            over = check_bool("over", data["over"])
             state = game._build(position, new_rng(0), over)
-            state.exchanged = data["exchanged"] is True
-            state.passes = check_int("passes", data["passes"], minimum=0) or 0
+            state.exchanged = check_bool("exchanged", data["exchanged"])
+            state.passes = check_int("passes", data["passes"], allowed=range(
+                game.num_players + 1)) or 0
             state.turns = check_int("turns", data["turns"], minimum=0) or 0
             state.over = over
             wt = data["winning_team"]
@@ -550,6 +556,7 @@ class SequenceState(State):
         except OptionsError as exc:
             raise PositionError(f"saved sequence state: {exc}") from None
         restore_base(state, game, data)
+        _check_restored(state)
         return state
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -607,6 +614,41 @@ class SequenceState(State):
 
     def __str__(self) -> str:
         return render(self)
+
+
+def _check_restored(state: SequenceState) -> None:
+    """PositionError if a loaded state's end, winner, passes and turns contradict each other
+    (2.4, 2.6 and the rulings on passes and ``max_turns``)."""
+    game = state.game
+    n = game.num_players
+    max_turns = game.max_turns
+    winner = state.winning_team
+    if max_turns is not None and state.turns > max_turns:
+        raise PositionError(f"turns: {state.turns} turns played, but max_turns is {max_turns}")
+    ended_by_turns = max_turns is not None and state.turns == max_turns
+    if not state.over:
+        if winner is not None:
+            raise PositionError("winning_team is set, but the game is not over")
+        if state.passes >= n or ended_by_turns:
+            raise PositionError(f"over must be true after {state.passes} passes in a row and "
+                                f"{state.turns} turns")
+        return
+    full = [s for s, hand in enumerate(state.hands) if len(hand) == game.hand_size]
+    if winner is None:
+        if state.passes < n and not ended_by_turns:
+            raise PositionError("over: the game has no winner, yet it did not end by every "
+                                "player passing or by max_turns")
+        if len(full) != n:
+            raise PositionError("hands: the game ended without a winner, so every hand is full")
+        return
+    done = [team for team in range(game.teams) if state.seq_count[team] >= game.needed]
+    if done != [winner]:
+        raise PositionError(f"winning_team: team {winner} has {state.seq_count[winner]} "
+                            f"sequences; {game.needed} win, and only the winner has them")
+    if state.current % game.teams != winner or state.current in full or len(full) != n - 1:
+        raise PositionError(f"the winner's last card is played without a draw: seat "
+                            f"{state.current} of team {winner} must hold one card less, "
+                            "every other hand is full")
 
 
 def _cell_view(v: int) -> str | int | None:

@@ -47,7 +47,7 @@ from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
 DECLARATION = Declaration(
     name="threethirteen",
     title="Three Thirteen",
-    players=tuple(range(2, 9)),  # 2..12 once the rules branch lands
+    players=tuple(range(2, 13)),  # 3.1 ruling: 2 to 12 players
     default_players=2,
     options=(
         OptionSpec("aces", "low", "choice", choices=("low", "both"),
@@ -58,13 +58,13 @@ DECLARATION = Declaration(
         OptionSpec("all_wild_melds", True, "bool",
                    help="A meld may consist of wild cards only."),
         OptionSpec("decks", None, "int", minimum=1, maximum=4, none_ok=True,
-                   help="How many 52-card decks to play with (by default the fewest that "
-                        "suit the number of players)."),
+                   help="How many 52-card decks to play with (default: 1 for 2 players, 2 "
+                        "for 3-5, 3 for 6-8, 4 for 9-12; at least enough for round 11)."),
     ),
 )
 
 ROUNDS = 11
-PLAYERS = range(2, 9)
+MAX_DECKS = 4  # 3.1 ruling: option decks goes up to 4
 
 # The fixed action space: draw, take, then one discard per card.
 DRAW, TAKE, DISCARD = 0, 1, 2
@@ -75,8 +75,35 @@ DEFAULTS: dict[str, Any] = DECLARATION.defaults
 
 
 def decks_for(players: int) -> int:
-    """3.1 ruling: one deck for 2 players, two for 3-5, three for 6-8."""
-    return 1 if players == 2 else 2 if players <= 5 else 3
+    """3.1 ruling: by default one deck for 2 players, two for 3-5, three for 6-8, four for 9-12."""
+    return 1 if players == 2 else 2 if players <= 5 else 3 if players <= 8 else 4
+
+
+def fewest_decks(players: int) -> int:
+    """3.1 ruling: the fewest decks that hold round 11's deal and first discard.
+
+    That is the least ``decks`` with 52 x decks >= 13 x players + 1.
+    """
+    return -(-(deal_size(ROUNDS) * players + 1) // NUM_CARDS)
+
+
+def check_decks(value: Any, players: int) -> int | None:
+    """Option ``decks`` (3.1): None (the default count) or an integer from the fewest to 4."""
+    low = fewest_decks(players)
+    allowed = (str(MAX_DECKS) if low == MAX_DECKS else f"{low} or {MAX_DECKS}"
+               if low == MAX_DECKS - 1 else f"{low} to {MAX_DECKS}")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise OptionsError(
+            f"option decks must be an integer ({allowed} with {players} players) or None "
+            f"(the default: {decks_for(players)}), not {value!r}")
+    if value is not None and not low <= value <= MAX_DECKS:
+        why = (f"{players} players need at least {low} deck{'s' if low > 1 else ''} for "
+               f"round 11's deal of 13 cards each and the first discard"
+               if value < low else f"at most {MAX_DECKS} decks are allowed")
+        raise OptionsError(
+            f"option decks={value} is not allowed: {why}; with {players} players choose "
+            f"{allowed}, or None for the default ({decks_for(players)})")
+    return value
 
 
 def deal_size(round_: int) -> int:
@@ -99,11 +126,13 @@ class ThreeThirteenGame(Game):
     def __init__(self, **options: Any) -> None:
         opts = DECLARATION.read_options(options, unchecked=("decks",))
         players: int = opts["players"]
-        if opts["decks"] is not None:  # the rules branch brings the decks option
-            raise OptionsError("option decks is not supported yet; leave it out")
+        # Reading of API.md's "defaults filled in" for 3.1's "decks (default none = those
+        # numbers)": options["decks"] holds the value given, None when left at the default
+        # (so a record replays the same options); self.decks is the number of decks in use.
+        decks = opts["decks"] = check_decks(opts["decks"], players)
         self.options = opts
         self.num_players = players
-        self.decks = decks_for(players)
+        self.decks: int = decks_for(players) if decks is None else decks
         self.all_wild_melds: bool = self.options["all_wild_melds"]
         self.solver: MeldSolver = solver(self.options["aces"], self.options["face_values"])
 
@@ -447,6 +476,7 @@ class ThreeThirteenState(State):
             "top_discard": card_name(self.discard[-1]) if self.discard else None,
             "round": self.round,
             "deal_size": deal_size(self.round),
+            "decks": self.game.decks,
             "wild_rank": RANKS[self.wild],
             "dealer": self.dealer,
             "current_player": self.current_player,
@@ -511,12 +541,12 @@ class ThreeThirteenState(State):
 
 
 def _restore(game: ThreeThirteenGame, data: dict[str, Any]) -> ThreeThirteenState:
-    """A saved state, checked for consistency."""
+    """A saved state, checked: every field of the right kind, and the fields agreeing with
+    each other as a game played by the rules leaves them (PositionError saying what)."""
     n = game.num_players
     round_ = check_int("round", data["round"], allowed=range(1, ROUNDS + 1))
     assert round_ is not None
-    hands = _seat_lists("hands", data["hands"], n)
-    assert hands is not None
+    hands = _saved_seat_lists("hands", data["hands"], n)
     stock = position_cards("stock", data["stock"])[::-1]
     discard = position_cards("discard", data["discard"])[::-1]
     out_of_play = position_cards("out_of_play", data["out_of_play"])
@@ -534,30 +564,93 @@ def _restore(game: ThreeThirteenGame, data: dict[str, Any]) -> ThreeThirteenStat
     state.over = check_bool("over", data["over"])
     went_out = data["went_out"]
     state.went_out = None if went_out is None else position_seat("went_out", went_out, n)
-    out_melds = data["out_melds"]
-    state.out_melds = None if out_melds is None else [
-        position_cards("out_melds", m) for m in out_melds]
+    state.out_melds = _saved_melds(data["out_melds"])
     state.turns_left = check_int("turns_left", data["turns_left"], allowed=range(n)) or 0
-    taken = _seat_lists("taken", data["taken"], n)
-    drawn = _seat_lists("drawn", data["drawn"], n)
-    assert taken is not None and drawn is not None
-    for s in range(n):
-        if Counter(taken[s]) - Counter(hands[s]):
-            raise PositionError(f"seat {s}: taken cards that are not in the hand")
-    state.taken, state.drawn = taken, drawn
+    state.taken = _saved_seat_lists("taken", data["taken"], n)
+    state.drawn = _saved_seat_lists("drawn", data["drawn"], n)
     state.reshuffle_pile = sorted(position_cards("reshuffle_pile", data["reshuffle_pile"]))
     state.last_round = _saved_last_round(data["last_round"], n)
     state.round_start = check_int("round_start", data["round_start"], minimum=0) or 0
-    size = deal_size(round_)
+    restore_base(state, game, data)
+    _check_restored(state)
+    return state
+
+
+def _check_restored(state: ThreeThirteenState) -> None:
+    """PositionError if the fields of a loaded state contradict each other or the rules."""
+    n = state.game.num_players
+    # 3.9: the match ends after round 11, which has been scored
+    last = state.last_round
+    if state.over and (state.round != ROUNDS or last is None or last["round"] != ROUNDS):
+        raise PositionError(f"over: the match ends only after round {ROUNDS} is scored")
+    hands = state.hands
+    size = deal_size(state.round)
     for s, hand in enumerate(hands):
         expected = size + (1 if s == state.current and not state.drawing and not state.over
                            else 0)
         if len(hand) != expected:
             raise PositionError(f"hands: seat {s} holds {len(hand)} cards, not {expected}")
-    restore_base(state, game, data)
+        if Counter(state.taken[s]) - Counter(hand):
+            raise PositionError(f"seat {s}: taken cards that are not in the hand")
+    # 3.4: a turn starts with a card to draw (an empty stock is remade or ends the round)
+    if state.drawing and not state.over and not state.stock:
+        raise PositionError("the stock is empty at the start of a turn; it would have been "
+                            "remade from the discard pile, or the round ended")
+    # 3.4 ruling: after the reshuffle the stock is the old discard pile less what was drawn
+    drawn = Counter(c for d in state.drawn for c in d)
+    if not state.reshuffled and (state.reshuffle_pile or drawn):
+        raise PositionError("reshuffle_pile and drawn must be empty before the stock is remade")
+    if state.reshuffled and Counter(state.stock) + drawn != Counter(state.reshuffle_pile):
+        raise PositionError("the stock and the cards drawn since the reshuffle are not the "
+                            "reshuffled pile")
+    # 3.6: the player out shows melds that are exactly the hand; the others play one turn
+    went_out = state.went_out
+    if went_out is None:
+        if state.out_melds is not None or state.turns_left:
+            raise PositionError("out_melds and turns_left need a player who went out "
+                                "(went_out is null)")
+    else:
+        melds = state.out_melds
+        hand = hands[went_out]
+        if (melds is None or Counter(c for m in melds for c in m) != Counter(hand)
+                or not state.melds_fully(hand)
+                or any(len(m) < 3 or not state.melds_fully(m) for m in melds)):
+            raise PositionError(f"went_out: seat {went_out}'s hand does not split into the "
+                                "melds shown in out_melds")
+        if not state.over:
+            if not 1 <= state.turns_left <= n - 1:
+                raise PositionError(f"turns_left must be 1..{n - 1} after a player went out")
+            if state.current != (went_out + n - state.turns_left) % n:
+                raise PositionError(f"current: seat {state.current} cannot be to act with "
+                                    f"{state.turns_left} turns left after seat {went_out} "
+                                    "went out")
+    if state.over and state.turns_left:
+        raise PositionError("over: a finished match has no turns left")
+    if last is not None:
+        if last["round"] != state.round - (0 if state.over else 1):
+            raise PositionError(f"last_round: round {last['round']} is not the one before "
+                                f"round {state.round}")
+        if any(p < 0 or p > t for p, t in zip(last["scores"], state.totals, strict=True)):
+            raise PositionError("last_round: its penalties must be from 0 up to the totals")
     if state.round_start > len(state.history):
         raise PositionError("round_start lies beyond the saved history")
-    return state
+
+
+def _saved_seat_lists(what: str, value: Any, n: int) -> list[list[int]]:
+    """One card list per seat, required (null is refused)."""
+    lists = _seat_lists(what, value, n)
+    if lists is None:
+        raise PositionError(f"{what} must be a list of {n} card lists, one per seat, not null")
+    return lists
+
+
+def _saved_melds(value: Any) -> list[list[int]] | None:
+    """The melds of the player out: null, or a list of card lists."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise PositionError(f"out_melds must be null or a list of melds, not {value!r}")
+    return [position_cards("out_melds", meld) for meld in value]
 
 
 def _last_round_copy(last: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -571,6 +664,10 @@ def _last_round_copy(last: dict[str, Any] | None) -> dict[str, Any] | None:
             "scores": list(last["scores"])}
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _saved_last_round(value: Any, n: int) -> dict[str, Any] | None:
     """The last round's summary from a save, checked."""
     if value is None:
@@ -579,10 +676,12 @@ def _saved_last_round(value: Any, n: int) -> dict[str, Any] | None:
         last = _last_round_copy(value)
         assert last is not None
         shown = last["melds_shown"]
-        ok = (isinstance(last["round"], int) and 1 <= last["round"] <= ROUNDS
-              and (last["went_out"] is None or last["went_out"] in range(n))
+        ok = (_is_int(last["round"]) and 1 <= last["round"] <= ROUNDS
+              and (last["went_out"] is None or _is_int(last["went_out"])
+                   and last["went_out"] in range(n))
               and len(shown) == n and len(last["scores"]) == n
-              and all(isinstance(x, int) for x in last["scores"]))
+              and all(_is_int(x) and x >= 0 for x in last["scores"])
+              and [entry["penalty"] for entry in shown] == last["scores"])
         for entry in shown:
             for meld in entry["melds"]:
                 position_cards("last_round", meld)
@@ -592,8 +691,6 @@ def _saved_last_round(value: Any, n: int) -> dict[str, Any] | None:
     if not ok:
         raise PositionError("last_round must be None or {round, went_out, melds_shown, scores}")
     return last
-
-
 
 
 def parse_action_id(text: str) -> int:

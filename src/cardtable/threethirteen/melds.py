@@ -690,10 +690,11 @@ def arrange(cards: Iterable[str], round: int, aces: str = "low", all_wild_melds:
     repeated from several decks, runs of any length); melds and deadwood are card
     notations, a run in rank order with its wild cards where they stand.
 
-    >>> arrange(["5H", "6H", "KS", "9C", "9D"], 11)  # kings wild: the nines make a set
-    ([['9D', '9C', 'KS']], ['5H', '6H'], 11)
-    >>> arrange(["5H", "6H", "KS", "9C", "4D"], 11)
-    ([['5H', '6H', 'KS']], ['4D', '9C'], 13)
+    Examples:
+        >>> arrange(["5H", "6H", "KS", "9C", "9D"], 11)  # kings wild: the nines make a set
+        ([['9D', '9C', 'KS']], ['5H', '6H'], 11)
+        >>> arrange(["5H", "6H", "KS", "9C", "4D"], 11)
+        ([['5H', '6H', 'KS']], ['4D', '9C'], 13)
     """
     if isinstance(round, bool) or not isinstance(round, int) or not 1 <= round <= 11:
         raise OptionsError(f"round must be a number from 1 to 11, not {round!r}")

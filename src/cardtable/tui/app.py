@@ -24,11 +24,12 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Header, Input, MarkdownViewer, RichLog, Static
 
 import cardtable
+from cardtable.cards import card_name, parse_card
 from cardtable.core import Action, CardtableError, IllegalActionError, State
 from cardtable.records import Positions, Record, Seat
 from cardtable.table import Seat as TableSeat
 from cardtable.table import Table
-from cardtable.tui.look import FELT, GOLD
+from cardtable.tui.look import FELT, GOLD, card_label, spell
 from cardtable.tui.panes import GamePane, pane_for
 from cardtable.tui.rules import rules_of
 from cardtable.tui.table import record_file, seat_label
@@ -58,7 +59,10 @@ TextScreen {{ align: center middle; }}
         scrollbar-background: #0a2f25; scrollbar-color: #2f6f5a; }}
 #message {{ height: 2; padding: 0 1; background: #082a20; }}
 #move {{ height: 1; border: none; padding: 0 1; background: #06221a; }}
-#move:focus {{ background: #0c3a2c; }}
+#move:focus {{ background: #1f5f4a; }}
+/* the focus shows: a gold bar beside the table, a bright move box */
+#pane {{ border-left: blank; padding: 0 1 0 0; }}
+#pane:focus {{ border-left: outer {GOLD}; }}
 """
 
 
@@ -73,32 +77,94 @@ def wrap_items(items: list[str], width: int) -> Text:
     return Text("".join(line + "\n" for line in lines), style="#9fbfaf")
 
 
+def _spellings(word: str) -> list[str]:
+    """The ways a word of a move may be typed: ``"TH"``, ``"10H"``, ``"10♥"``."""
+    forms = [word]
+    try:
+        card = card_name(parse_card(word))
+    except ValueError:
+        return forms
+    forms += [card.replace("T", "10", 1) if card[0] == "T" else card, card_label(card)]
+    return forms
+
+
+def complete(typed: str, move: str) -> str | None:
+    """``typed`` with the rest of ``move`` added (``"4d "`` -> ``"4d e3"``), or None when
+    ``typed`` does not begin ``move``. Cards may be typed in any spelling the game reads."""
+    if not typed.strip():
+        return None
+    words, parts = typed.split(), move.split()
+    whole = typed.endswith(" ")  # the last word typed is finished
+    if len(words) > len(parts):
+        return None
+    rest = ""
+    for i, word in enumerate(words):
+        forms = _spellings(parts[i])
+        if i < len(words) - 1 or whole:
+            if word.casefold() not in (f.casefold() for f in forms):
+                return None
+        else:
+            form = next((f for f in forms if f.casefold().startswith(word.casefold())), None)
+            if form is None:
+                return None
+            rest = form[len(word):]
+    after = parts[len(words):]
+    if after:
+        rest += ("" if whole else " ") + " ".join(after)
+    return typed + rest
+
+
 class LegalMoves(Suggester):
     """Completes typed notation from the moves legal now."""
 
     def __init__(self) -> None:
-        super().__init__(use_cache=False, case_sensitive=False)
+        super().__init__(use_cache=False, case_sensitive=True)
         self.moves: list[str] = []
 
     async def get_suggestion(self, value: str) -> str | None:
-        return next((m for m in self.moves if m.casefold().startswith(value)), None)
+        return next((c for m in self.moves if (c := complete(value, m))), None)
 
     def matching(self, value: str) -> list[str]:
-        low = value.strip().casefold()
-        return [m for m in self.moves if m.casefold().startswith(low)] if low else []
+        """The legal moves that ``value`` begins."""
+        return [m for m in self.moves if complete(value, m)]
 
 
 class MoveInput(Input):
-    """The move box: Tab takes the completion."""
+    """The move box: Tab completes, Tab again offers the next legal move that fits."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "cursor_right", "complete", show=False),
-        Binding("escape", "leave", "back to the table", show=False),
+        Binding("tab", "complete", "complete", show=False),
+        Binding("escape", "leave", "back to the table"),
     ]
+
+    def __init__(self, suggester: LegalMoves, **kwargs: Any) -> None:
+        super().__init__(suggester=suggester, **kwargs)
+        self.legal_moves = suggester
+        #: Tab's cycle: what was typed, and which completion of it is shown
+        self.cycle: tuple[str, int, str] | None = None
+
+    def action_complete(self) -> None:
+        base, index = self.value, 0
+        if self.cycle is not None and self.value == self.cycle[2]:
+            base, index = self.cycle[0], self.cycle[1] + 1
+        if not base.strip():
+            self.action_leave()  # Tab in an empty box goes back to the table
+            return
+        matches = self.legal_moves.matching(base)
+        if not matches:
+            self.cycle = None
+            return
+        index %= len(matches)
+        completed = complete(base, matches[index]) or base
+        self.cycle = (base, index, completed)
+        self.value = completed
+        self.cursor_position = len(completed)
 
     def action_leave(self) -> None:
         self.value = ""
-        self.screen.focus_next(GamePane)
+        self.cycle = None
+        pane = self.screen.query_one(GamePane)
+        pane.focus()
 
 
 class TextScreen(ModalScreen[None]):
@@ -177,10 +243,12 @@ class TableApp(App[str]):
             with Vertical(id="side"):
                 yield Static(id="seats")
                 yield Static(id="info")
-                yield RichLog(id="log", markup=False, wrap=True, max_lines=2000)
+                log = RichLog(id="log", markup=False, wrap=True, max_lines=2000)
+                log.can_focus = False  # the focus stays where it shows: the table or the box
+                yield log
         yield Static(id="message")
-        yield MoveInput(id="move", placeholder="type a move (Tab completes, Enter plays)",
-                        suggester=self.suggester)
+        yield MoveInput(self.suggester, id="move",
+                        placeholder="type a move (Tab completes, Enter plays)")
         yield Footer()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -213,10 +281,16 @@ class TableApp(App[str]):
         pane = self.pane
         winners = state.winners
         sizes = view.get("hand_sizes", [])
-        for seat in range(state.game.num_players):
+        players = state.game.num_players
+        # two lines a seat when the side panel has room for them and for the facts and
+        # the log below; else one line a seat (12 players at 80x24)
+        compact = 2 * players + 8 > self.query_one("#side").size.height
+        if compact:
+            return self._compact_seats(state, sizes)
+        for seat in range(players):
             turn = seat == state.current_player
             out.append("▶ " if turn else "  ", style=f"bold {GOLD}")
-            out.append("● ", style=f"bold {pane.seat_colour(seat)}")
+            out.append(f"{pane.seat_mark(seat)} ", style=f"bold {pane.seat_colour(seat)}")
             name = self.seat_name(seat) + (" (you)" if seat == viewer and
                                            self.seats[seat].kind == "human"
                                            and self.seats[seat].name != "You" else "")
@@ -235,23 +309,44 @@ class TableApp(App[str]):
             out.append_text(wrap_items(details, self.query_one("#seats").size.width or 36))
         return out
 
+    def _compact_seats(self, state: State, sizes: list[int]) -> Text:
+        """One line a seat: turn, mark, name, cards held, score."""
+        out, pane = Text(), self.pane
+        for seat in range(state.game.num_players):
+            turn = seat == state.current_player
+            out.append("▶" if turn else " ", style=f"bold {GOLD}")
+            out.append(f"{pane.seat_mark(seat)} ", style=f"bold {pane.seat_colour(seat)}")
+            out.append(self.seat_name(seat), style="bold" if turn else "")
+            if seat < len(sizes):
+                out.append(f" {sizes[seat]}c", style="#9fbfaf")
+            if state.scores[seat]:
+                out.append(f" {pane.score_name[:3]} {state.scores[seat]}", style="#9fbfaf")
+            if seat in state.winners:
+                out.append(" ★", style=f"bold {GOLD}")
+            out.append("\n")
+        return out
+
     def seat_name(self, seat: int) -> str:
         return seat_label(self.seats, seat)
 
     def log_move(self, seat: int, action: Action | str) -> None:
         line = Text()
-        line.append("● ", style=self.pane.seat_colour(seat))
+        line.append(f"{self.pane.seat_mark(seat)} ", style=self.pane.seat_colour(seat))
         line.append(f"{self.seat_name(seat)}: ", style="#9fbfaf")
-        line.append(str(action), style="bold")
+        line.append(spell(str(action)), style="bold")
         self.query_one("#log", RichLog).write(line)
 
-    def log_note(self, text: str) -> None:
-        self.query_one("#log", RichLog).write(Text(text, style="italic #ffb0b0"))
+    def log_note(self, text: str, style: str = "italic #ffb0b0") -> None:
+        self.query_one("#log", RichLog).write(Text(text, style=style))
 
     def action_rules(self) -> None:
         self.push_screen(TextScreen(rules_of(self.game_name)))
 
     def action_quit_table(self) -> None:
+        self.exit(self.farewell)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: the same as q, the record's path said."""
         self.exit(self.farewell)
 
 
@@ -275,6 +370,9 @@ class PlayApp(TableApp):
         self.viewer: int | None = table.persons[0] if len(table.persons) == 1 else None
         #: bots are moving or a hint is coming: the player waits (tests wait on this too)
         self.busy = False
+        #: what the pane asked to show over the table (a round's scoring), not shown yet
+        self.interludes: list[Text] = []
+        self.final_report: Text | None = None
 
     @property
     def state(self) -> State:
@@ -321,6 +419,13 @@ class PlayApp(TableApp):
     @work(exclusive=True, group="play")
     async def _advance(self) -> None:
         while not self.state.is_terminal:
+            if self.interludes:
+                report = self.interludes.pop(0)
+                report.append("\nEnter: play on", style="dim")
+                self.busy = False
+                await self.push_screen_wait(Banner(report))
+                self.busy = True
+                continue
             seat = self.state.current_player
             assert seat is not None
             if self.table.is_person(seat):
@@ -340,7 +445,7 @@ class PlayApp(TableApp):
                 continue
             self.table.play(seat, action)
             self.log_move(seat, action)
-            self.refresh_table()
+            self.moved()
             rest = self.pace - (time.monotonic() - began)
             if rest > 0:
                 await asyncio.sleep(rest)
@@ -372,11 +477,11 @@ class PlayApp(TableApp):
             if who == seat:
                 break
             moves.append((who, action))
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")  # one line: "your move" stays seen
         for who, action in reversed(moves[:6]):
-            text.append("● ", style=self.pane.seat_colour(who))
+            text.append(f"{self.pane.seat_mark(who)} ", style=self.pane.seat_colour(who))
             text.append(f"{self.seat_name(who)} ", style="#9fbfaf")
-            text.append(f"{action}   ", style="bold")
+            text.append(f"{spell(str(action))}   ", style="bold")
         if text:
             text.append("\n")
         return text
@@ -399,8 +504,11 @@ class PlayApp(TableApp):
         scores = ", ".join(f"{self.seat_name(s)} {v}" for s, v in enumerate(state.scores))
         keys = "n: a new game · q: quit" if self.new_table else "q: quit"
         text = Text.assemble((headline + "\n\n", f"bold {GOLD}"),
-                             (f"{self.pane.score_name}: {scores}\n\n", ""),
-                             (f"Enter: look at the table · {keys}", "dim"))
+                             (f"{self.pane.score_name}: {scores}\n\n", ""))
+        if self.final_report is not None:
+            text.append_text(self.final_report)
+            text.append("\n")
+        text.append(f"Enter: look at the table · {keys}", style="dim")
         self.say(Text.assemble(("Game over. ", f"bold {GOLD}"), headline, f"  {keys}"))
         self.push_screen(GameOver(text), self._after_banner)
 
@@ -418,40 +526,66 @@ class PlayApp(TableApp):
 
     @on(Input.Submitted, "#move")
     def typed(self, event: Input.Submitted) -> None:
-        if event.value.strip() and self.play(event.value.strip()):
-            event.input.value = ""
-            self.pane.focus()
+        text = event.value.strip()
+        # played or refused, the box is emptied and the keys go back to the table
+        box = self.query_one("#move", MoveInput)
+        box.value, box.cycle = "", None
+        self.pane.focus()
+        if text:
+            self.play(text, typed=True)
 
     @on(Input.Changed, "#move")
     def typing(self, event: Input.Changed) -> None:
         matches = self.suggester.matching(event.value)
         if matches:
             more = f" … {len(matches) - 8} more" if len(matches) > 8 else ""
-            self.say(Text("moves: " + "  ".join(matches[:8]) + more, style="#cfe0d8"))
+            self.say(Text("moves: " + "  ".join(spell(m) for m in matches[:8]) + more,
+                          style="#cfe0d8"))
 
-    def play(self, notation: str) -> bool:
+    def refuse(self, text: str) -> None:
+        self.bell()
+        self.say(Text.assemble(("✗ ", "bold #ff6f6f"), (spell(text), "#ffb0b0")))
+
+    def play(self, notation: str, typed: bool = False) -> bool:
         """Play a person's move; a refused one is explained in the game's words."""
         seat = self.human_to_move()
         if seat is None:
             self.say("Not your turn yet.", "italic")
             return False
+        card = self.pane.card_of(notation) if typed else None
+        if card is not None and card not in self.pane.view.get("hand", []):
+            self.refuse(f"{notation}: you do not hold {card}")
+            return False
         try:
             action = self.table.play(seat, notation)
         except IllegalActionError as exc:
-            self.bell()
-            self.say(Text.assemble(("✗ ", "bold #ff6f6f"), (str(exc), "#ffb0b0")))
+            self.refuse(str(exc))
             return False
         self.log_move(seat, action)
         if self.hot_seat and self.state.current_player != seat:
             self.viewer = None  # the next person must not see this hand
         self.say("")
-        self.refresh_table()
+        self.moved()
         self.advance()
         return True
+
+    def moved(self) -> None:
+        """After any move: an old hint no longer applies; the pane may have news."""
+        self.pane.forget_hint()
+        self.refresh_table()
+        news = self.pane.news()
+        if news:
+            self.log_note(news, style="italic #cfe0d8")
+        report = self.pane.interlude()
+        if report is not None and self.state.is_terminal:
+            self.final_report = report  # told with the result
+        elif report is not None:
+            self.interludes.append(report)
 
     def action_type_move(self) -> None:
         box = self.query_one("#move", MoveInput)
         if not box.disabled:
+            box.value, box.cycle = "", None
             box.focus()
 
     def action_hint(self) -> None:
@@ -472,10 +606,12 @@ class PlayApp(TableApp):
             self.busy = False
         if len(self.state.history) != moves:
             return  # the move was made while the bot thought
+        # the chance of winning what: the game, or (Draw Bridge) the match
+        of = getattr(hint, "estimate_of", "game")
         chance = ("" if hint.win_probability is None
-                  else f" (a {100 * hint.win_probability:.0f}% chance to win)")
+                  else f" (a {100 * hint.win_probability:.0f}% chance to win the {of})")
         self.pane.suggest(hint.notation)
-        self.say(Text.assemble(("Hint: ", f"bold {GOLD}"), (hint.notation, "bold"),
+        self.say(Text.assemble(("Hint: ", f"bold {GOLD}"), (spell(hint.notation), "bold"),
                                chance, "  Enter plays it."))
 
     def action_new_game(self) -> None:
@@ -484,6 +620,8 @@ class PlayApp(TableApp):
         self.table = self.new_table()
         self.viewer = self.table.persons[0] if len(self.table.persons) == 1 else None
         self.query_one("#log", RichLog).clear()
+        self.interludes, self.final_report = [], None
+        self.pane.forget_hint()
         self.on_mount()
 
 
@@ -494,8 +632,8 @@ class ReplayApp(TableApp):
         # before the pane's own keys: a replay takes no moves
         Binding("right,l", "step(1)", "next", priority=True),
         Binding("left", "step(-1)", "back", priority=True),
-        Binding("home", "jump(0)", "start", show=False, priority=True),
-        Binding("end", "jump(-1)", "end", show=False, priority=True),
+        Binding("home", "jump(0)", "start", priority=True),
+        Binding("end", "jump(-1)", "end", priority=True),
         Binding("space", "autoplay", "play/pause", priority=True),
         Binding("v", "viewpoint", "change seat", priority=True),
     ]
@@ -516,6 +654,9 @@ class ReplayApp(TableApp):
         self.title = f"cardtable · replay of {game_title(self.game_name)}"
         self.sub_title = str(self.path or "")
         self.query_one("#move", MoveInput).display = False
+        # a replay takes no moves: the pane's play keys are not offered (nor shown below)
+        self.pane.can_focus = False
+        self.set_focus(None)
         self.show_position()
 
     def show_position(self) -> None:
@@ -536,7 +677,8 @@ class ReplayApp(TableApp):
         elif state.is_terminal:
             names = ", ".join(self.seat_name(s) for s in state.winners) or "nobody (a draw)"
             text.append_text(Text.assemble(" · game over, won by ", (names, f"bold {GOLD}")))
-        text.append("\n→ next  ← back  space play/pause  v change seat  q quit", style="dim")
+        text.append("\n→ next  ← back  Home start  End end  space play/pause  v change seat  "
+                    "q quit", style="dim")
         self.say(text)
 
     def action_step(self, step: int) -> None:

@@ -1,7 +1,8 @@
 """The Draw Bridge table: the trick, the stock, the auction with a bidding box, the score.
 
-Keys: left/right pick a card (up/down and left/right walk the bidding box in the
-auction), Enter or a click plays it or makes the call, p passes. Which cards and
+Keys: left/right or the number keys 1-9 (shown under the hand) pick a card
+(up/down and left/right walk the bidding box in the auction), Enter or a click plays
+it or makes the call, p passes. Which cards and
 calls are allowed is read from the legal moves.
 """
 
@@ -14,7 +15,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 
 from cardtable.tui.look import GOLD, PAPER, SUIT_SYMBOL, card_back, card_face, card_label
-from cardtable.tui.panes import GamePane, hand_line
+from cardtable.tui.panes import GamePane, hand_line, held_card
 
 STRAINS = ("C", "D", "H", "S", "NT")  # API.md notation, low to high
 #: the bidding box: a row per level, then the other calls
@@ -41,6 +42,7 @@ class DrawBridgePane(GamePane):
         Binding("right", "cursor(0, 1)", "right", show=False),
         Binding("up", "cursor(-1, 0)", "up", show=False),
         Binding("down", "cursor(1, 0)", "down", show=False),
+        *[Binding(str(k), f"pick({k - 1})", "pick card", show=False) for k in range(1, 10)],
         Binding("enter,space", "choose", "play / call"),
         Binding("p", "call('pass')", "pass"),
     ]
@@ -52,6 +54,8 @@ class DrawBridgePane(GamePane):
         self.hand_spans: list[tuple[int, int, int, int]] = []
         self.hand_y = -1
         self.box_y = -1
+        #: tricks counted so far (this deal's phase), to tell who won the one just done
+        self.tricks_seen: tuple[int, str, int] = (0, "", 0)
 
     # -- what the view says ---------------------------------------------
 
@@ -68,6 +72,35 @@ class DrawBridgePane(GamePane):
     @property
     def bidding(self) -> bool:
         return self.view.get("phase") == "auction"
+
+    def card_of(self, notation: str) -> str | None:
+        words = notation.split()
+        # in the auction "2H" is a call, not a card
+        return held_card(words[0]) if len(words) == 1 and not self.bidding else None
+
+    def trick_winner(self) -> int | None:
+        """Who won the trick just completed: the seat that leads the next one."""
+        view = self.view
+        if view.get("phase") not in ("draw", "play"):
+            return None
+        if view.get("phase") == "play" and not sum(view.get("tricks_won", [])):
+            return None  # no trick of the play phase is done yet
+        if len(view.get("played", [])) - len(view.get("trick", [])) < 2:
+            return None
+        if view.get("trick"):
+            return int(view["trick"][0][0])  # the winner leads the trick under way
+        seat = view.get("current_player")
+        return None if seat is None else int(seat)
+
+    def news(self) -> str:
+        view = self.view
+        count = (int(view.get("deal_number", 0)), str(view.get("phase")),
+                 len(view.get("played", [])))
+        before, self.tricks_seen = self.tricks_seen, count
+        winner = self.trick_winner()
+        if winner is None or count == before or view.get("trick"):
+            return ""
+        return f"{self.player(winner)} won the trick"
 
     def seat_note(self, seat: int) -> str:
         won = self.view.get("tricks_won", [])
@@ -121,6 +154,8 @@ class DrawBridgePane(GamePane):
         hand = hand_line(self.hand, selected, None, self.hand_spans, 0, numbered=False,
                          playable=playable, breaks=breaks, width=width, gap=gap)
         lines.append(hand)
+        if not self.bidding:
+            lines.append(self._numbers())
         lines.append(self._status())
         out = Text("\n").join(lines)
         out.no_wrap = True
@@ -158,11 +193,16 @@ class DrawBridgePane(GamePane):
         done = len(played) - len(trick)
         last = Text("  last trick: ", style="#9fbfaf")
         size = len(view.get("hand_sizes", [])) or 2  # one card from each player
-        if done >= size:
+        # the play phase's last trick is one of its own, never the draw phase's last
+        in_play = view.get("phase") == "play"
+        if done >= size and (not in_play or sum(view.get("tricks_won", []))):
             for seat, card in played[done - size:done]:
                 last.append(f"{self.player(int(seat))} ", style="#9fbfaf")
                 last.append_text(card_face(card, 4))
                 last.append("  ")
+            winner = self.trick_winner()
+            if winner is not None:
+                last.append(f"won by {self.player(winner)}", style=f"bold {GOLD}")
         out.append(last)
         drawn = view.get("drawn", [])
         if view.get("phase") == "draw" and drawn:
@@ -232,6 +272,15 @@ class DrawBridgePane(GamePane):
             out.append(line)
         return out
 
+    def _numbers(self) -> Text:
+        """The keys 1-9 under the first nine cards."""
+        out = Text(no_wrap=True)
+        for x0, x1, _, index in self.hand_spans[:9]:
+            middle = (x0 + x1) // 2
+            out.append(" " * max(0, middle - len(out)))
+            out.append(str(index + 1), style="dim")
+        return out
+
     def _status(self) -> Text:
         out = Text()
         if self.active and self.bidding:
@@ -257,13 +306,21 @@ class DrawBridgePane(GamePane):
             self.box_row, self.box_col = r, c % len(BOX[r])
         elif self.hand and dc:
             self.card_index = (self.card_index + dc) % len(self.hand)
-        self.note = ""
+        self.note, self.hinted = "", None
         self.refresh()
+
+    def action_pick(self, index: int) -> None:
+        if not self.bidding and index < len(self.hand):
+            self.card_index = index
+            self.note, self.hinted = "", None
+            self.refresh()
 
     def action_choose(self) -> None:
         if not self.active:
             return
-        if self.bidding:
+        if self.hinted:
+            self.choose(self.hinted)
+        elif self.bidding:
             self.choose(BOX[self.box_row][self.box_col])
         elif self.hand:
             self.choose(self.hand[self.card_index])

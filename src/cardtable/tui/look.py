@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -12,6 +14,10 @@ GOLD = "#ffd75f"
 #: RULES 2.2 chip colours, team 0 first
 TEAM_COLOURS = ("#2f6fdf", "#1f9a48", "#d03b30")
 TEAM_NAMES = ("blue", "green", "red")
+#: what tells the teams apart without colour (colour-blind players, NO_COLOR): a letter
+#: and a glyph on every chip
+TEAM_LETTERS = ("B", "G", "R")
+TEAM_GLYPHS = ("●", "▲", "■")
 SEAT_COLOURS = ("#5f9fff", "#ffaf3f", "#3fcf8f", "#ff6fcf", "#cfcf3f", "#9f8fff", "#3fcfcf",
                 "#ff8f6f")
 
@@ -23,6 +29,15 @@ def rank_text(rank: str) -> str:
 def card_label(card: str) -> str:
     """``"TH"`` -> ``"10♥"``: how a card is written on the screen."""
     return rank_text(card[:-1]) + SUIT_SYMBOL.get(card[-1], card[-1])
+
+
+_CARD_WORD = re.compile(r"(?<![\w♠♥♦♣])(10|[A1-9TJQK])([SHDC])(?![\w♠♥♦♣])")
+
+
+def spell(text: str) -> str:
+    """Every card of a move or a message as the screen writes it: ``"TH c4"`` ->
+    ``"10♥ c4"``, so that the board, the hand, the log and the hints agree."""
+    return _CARD_WORD.sub(lambda m: card_label(m.group(1) + m.group(2)), text)
 
 
 def is_red(card: str) -> bool:

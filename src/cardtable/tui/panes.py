@@ -17,7 +17,8 @@ from textual.message import Message
 from textual.widget import Widget
 
 import cardtable
-from cardtable.tui.look import GOLD, PAPER, card_face, card_text, seat_colour
+from cardtable.cards import card_name, parse_card
+from cardtable.tui.look import GOLD, PAPER, card_face, card_text, seat_colour, spell
 
 
 class GamePane(Widget, can_focus=True):
@@ -43,6 +44,8 @@ class GamePane(Widget, can_focus=True):
         self.legal: list[str] = []
         self.active = False
         self.note = ""
+        #: the move a hint pointed at, which Enter plays until the player looks elsewhere
+        self.hinted: str | None = None
         self.player_names: list[str] = []
         self.options: dict[str, Any] = {}
 
@@ -62,12 +65,35 @@ class GamePane(Widget, can_focus=True):
         self.post_message(self.Chosen(notation))
 
     def suggest(self, notation: str) -> None:
-        """Point at a move (a hint) without playing it."""
-        self.note = f"hint: {notation}"
+        """Point at a move (a hint) without playing it; Enter plays it."""
+        self.note = f"hint: {spell(notation)}"
+        self.hinted = notation
         self.refresh()
+
+    def forget_hint(self) -> None:
+        """The player looked elsewhere, or a move was made: the hint is gone."""
+        self.note, self.hinted = "", None
+        self.refresh()
+
+    def card_of(self, notation: str) -> str | None:
+        """The card of the hand a typed move plays (``"KH a1"`` -> ``"KH"``), if any: the
+        table says first when the player does not hold it."""
+        return None
+
+    def interlude(self) -> Text | None:
+        """Something to show over the table before play goes on (a round's scoring), once."""
+        return None
+
+    def news(self) -> str:
+        """What the last move did that the log should say (a trick won), or ``""``."""
+        return ""
 
     def seat_colour(self, seat: int) -> str:
         return seat_colour(seat)
+
+    def seat_mark(self, seat: int) -> str:
+        """The mark beside a seat's name, in its colour (Sequence: the team's chip)."""
+        return "●"
 
     def seat_note(self, seat: int) -> str:
         """Something public about a seat for the seats panel (a top discard, tricks won)."""
@@ -76,6 +102,14 @@ class GamePane(Widget, can_focus=True):
     def info(self) -> Text:
         """Facts of the whole table for the side panel (stock size, round, contract...)."""
         return Text(f"stock {self.view.get('stock_size', 0)}")
+
+
+def held_card(word: str) -> str | None:
+    """``word`` as a card in notation (``"10h"`` -> ``"TH"``), or None if it is no card."""
+    try:
+        return card_name(parse_card(word))
+    except ValueError:
+        return None
 
 
 def pane_for(game: str) -> GamePane:
@@ -169,7 +203,9 @@ class PlainPane(GamePane):
             self.refresh()
 
     def action_play(self) -> None:
-        if self.active and self.legal:
+        if self.active and self.hinted:
+            self.choose(self.hinted)
+        elif self.active and self.legal:
             self.choose(self.legal[self.cursor])
 
     def on_click(self, event: events.Click) -> None:

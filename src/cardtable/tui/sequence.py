@@ -20,12 +20,14 @@ from cardtable.tui.look import (
     GOLD,
     PAPER,
     TEAM_COLOURS,
+    TEAM_GLYPHS,
+    TEAM_LETTERS,
     TEAM_NAMES,
     card_face,
     card_label,
     card_text,
 )
-from cardtable.tui.panes import GamePane, hand_line
+from cardtable.tui.panes import GamePane, hand_line, held_card
 
 COLUMNS = "abcdefghij"
 CELL = 5  # a cell is one gap and four characters wide
@@ -43,6 +45,11 @@ def cell_of(name: str) -> tuple[int, int] | None:
         return divmod(parse_cell(name), 10)
     except ValueError:
         return None
+
+
+def chip_mark(team: int) -> str:
+    """A team's chip without colour: its glyph and letter, ``"●B"``."""
+    return TEAM_GLYPHS[team % len(TEAM_GLYPHS)] + TEAM_LETTERS[team % len(TEAM_LETTERS)]
 
 
 class SequencePane(GamePane):
@@ -96,6 +103,17 @@ class SequencePane(GamePane):
 
     def seat_colour(self, seat: int) -> str:
         return TEAM_COLOURS[self.team_of(seat) % len(TEAM_COLOURS)]
+
+    def seat_mark(self, seat: int) -> str:
+        return chip_mark(self.team_of(seat))
+
+    def card_of(self, notation: str) -> str | None:
+        words = notation.split()
+        if len(words) == 2 and words[0].lower() == "dead":
+            return held_card(words[1])
+        if len(words) == 2 and cell_of(words[1]):
+            return held_card(words[0])
+        return None
 
     def seat_note(self, seat: int) -> str:
         piles = self.view.get("discards", [])
@@ -161,14 +179,19 @@ class SequencePane(GamePane):
             return Text(f"{'★' if line == 0 else '':^{width}}", style=f"bold {GOLD} on #4a4a3a")
         label = card_label(card) if line == 0 else ""
         if isinstance(value, int):
+            # a chip shows its team by colour and by glyph and letter (colour-blind
+            # players, NO_COLOR): ●B ▲G ■R; the card under it is written above when the
+            # cells are tall
             colour = TEAM_COLOURS[value % len(TEAM_COLOURS)]
-            if locked:
-                # a completed sequence: gold on the team's colour
-                bar = "━" * (width - 2) if line == 1 else f"{label:^{width - 2}}"
-                return Text(f" {bar} ", style=f"bold {GOLD} on {colour}")
-            # the chip; the last one placed is a gold diamond
-            text = ("•" + label if last else label) if line == 0 else "◆" if last else "●"
-            ink = GOLD if line == 1 and last else "#ffffff"
+            letter = TEAM_LETTERS[value % len(TEAM_LETTERS)]
+            tall = self.geometry()[1] == 2
+            if tall and line == 0:
+                text = label  # the card under the chip
+            elif locked:
+                text = "━" + letter + "━"  # a completed sequence
+            else:
+                text = ("◆" + letter) if last else chip_mark(value)  # the last chip placed
+            ink = GOLD if locked or last else "#ffffff"
             return Text(f"{text:^{width}}",
                         style=f"bold {ink} on {colour}" + (" reverse" if target else ""))
         bg = GOLD if target else "#d9cfb6" if shaded else PAPER
@@ -226,7 +249,7 @@ class SequencePane(GamePane):
 
     def action_cursor(self, dr: int, dc: int) -> None:
         self.row, self.col = (self.row + dr) % 10, (self.col + dc) % 10
-        self.note = ""
+        self.note, self.hinted = "", None
         self.refresh()
 
     def action_pick(self, index: int) -> None:
@@ -241,11 +264,13 @@ class SequencePane(GamePane):
         elif cells:
             self.row, self.col = cell_of(cells[0]) or (0, 0)
         self.picked = card
-        self.note = ""
+        self.note, self.hinted = "", None
         self.refresh()
 
     def action_play(self) -> None:
-        if self.active and self.picked:
+        if self.active and self.hinted:
+            self.choose(self.hinted)
+        elif self.active and self.picked:
             self.choose(f"{self.picked} {cell_name(self.row, self.col)}")
 
     def action_dead(self) -> None:
@@ -272,7 +297,7 @@ class SequencePane(GamePane):
         width, tall = self.geometry()
         if 1 <= y <= 10 * tall and LABEL <= x < LABEL + width * 10:
             self.row, self.col = (y - 1) // tall, (x - LABEL) // width
-            self.note = ""
+            self.note, self.hinted = "", None
             self.refresh()
             self.action_play()
         elif y == 10 * tall + 2:

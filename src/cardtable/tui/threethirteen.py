@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 
 from cardtable.threethirteen import arrange
 from cardtable.tui.look import GOLD, card_face, card_label, rank_text
-from cardtable.tui.panes import GamePane, hand_line
+from cardtable.tui.panes import GamePane, hand_line, held_card
 
 WILD_PAPER = "#bcd8f5"
 
@@ -62,6 +62,10 @@ class ThreeThirteenPane(GamePane):
         self.hand_y = -1
         self.pile_y = -1
         self.pile_spans: list[tuple[int, int, str]] = []
+        #: the round being played, and the last scored round already told (None: not yet
+        #: shown anything)
+        self.round = 0
+        self.told: int | None = None
 
     # -- what the view says ---------------------------------------------
 
@@ -82,15 +86,25 @@ class ThreeThirteenPane(GamePane):
             notes.append("took " + " ".join(card_label(c) for c in taken[seat][-3:]))
         return " · ".join(notes)
 
+    def card_of(self, notation: str) -> str | None:
+        words = notation.split()
+        return held_card(words[1]) if len(words) == 2 and words[0] == "discard" else None
+
     def show(self, view: dict[str, Any], legal: list[str], active: bool) -> None:
         hand: list[str] = view.get("hand", [])
-        # the card that just came into the hand is marked new until the hand shrinks
-        if view.get("seat") != self.view.get("seat") or len(hand) < len(self.before):
+        round_ = int(view.get("round", 0))
+        if self.told is None:
+            self.told = (view.get("last_round") or {}).get("round", 0)
+        # the card that just came into the hand (drawn or taken) is marked new until the
+        # hand shrinks; a new round's deal marks nothing
+        if (view.get("seat") != self.view.get("seat") or len(hand) < len(self.before)
+                or round_ != self.round):
             self.fresh = None
         elif len(hand) == len(self.before) + 1:
             extra = Counter(hand) - Counter(self.before)
             self.fresh = next(iter(extra), None)
         self.before = list(hand)
+        self.round = round_
         super().show(view, legal, active)
         if hand:
             melds, deadwood, _ = self.arranged(hand)
@@ -235,6 +249,34 @@ class ThreeThirteenPane(GamePane):
     def info(self) -> Text:
         return Text(f"Stock: {self.view.get('stock_size', 0)} cards")
 
+    def interlude(self) -> Text | None:
+        """A round just scored: every hand as it was split, and the penalties."""
+        last = self.view.get("last_round")
+        if not last or last["round"] == self.told:
+            return None
+        self.told = last["round"]
+        return self.round_report(last)
+
+    def round_report(self, last: dict[str, Any]) -> Text:
+        out = Text(f"Round {last['round']} is over", style=f"bold {GOLD}")
+        if last.get("went_out") is not None:
+            out.append(f": {self.player(int(last['went_out']))} went out", style=f"bold {GOLD}")
+        out.append("\n\n")
+        totals = self.view.get("scores", [])
+        for seat, shown in enumerate(last.get("melds_shown", [])):
+            line = Text(f"{self.player(seat)}: ", style="bold")
+            for meld in shown.get("melds", []):
+                line.append("[" + " ".join(card_label(c) for c in meld) + "] ")
+            if shown.get("deadwood"):
+                line.append(" ".join(card_label(c) for c in shown["deadwood"]), style="#ffb0b0")
+            penalty = last["scores"][seat]
+            line.append(f"  +{penalty}", style=f"bold {GOLD}" if penalty == 0 else "bold")
+            if seat < len(totals):
+                line.append(f" (total {totals[seat]})", style="#9fbfaf")
+            out.append_text(line)
+            out.append("\n")
+        return out
+
     # -- keys and mouse -------------------------------------------------
 
     def action_take_from(self, move: str) -> None:
@@ -244,19 +286,21 @@ class ThreeThirteenPane(GamePane):
     def action_step(self, step: int) -> None:
         if self.order:
             self.index = (self.index + step) % len(self.order)
-            self.note = ""
+            self.note, self.hinted = "", None
             self.refresh()
 
     def action_pick(self, index: int) -> None:
         if index < len(self.order):
             self.index = index
-            self.note = ""
+            self.note, self.hinted = "", None
             self.refresh()
 
     def action_discard(self) -> None:
         if not self.active:
             return
-        if self.drawing:
+        if self.hinted:
+            self.choose(self.hinted)  # Enter plays the hint, a draw or take too
+        elif self.drawing:
             self.note = "first draw (d) or take the discard (t)"
             self.refresh()
         elif self.order:

@@ -8,12 +8,13 @@ fast ``encode`` that reads the state's public fields directly; the tests check
 that both give the same tensor, and that resampling what the seat cannot see
 never changes it.
 
->>> import cardtable
->>> from cardtable.envs.encoders import encoder_for
->>> state = cardtable.new_game("sequence").deal(seed=1)
->>> enc = encoder_for(state.game)
->>> enc.encode(state, 0).shape == (enc.size,)
-True
+Examples:
+    >>> import cardtable
+    >>> from cardtable.envs.encoders import encoder_for
+    >>> state = cardtable.new_game("sequence").deal(seed=1)
+    >>> enc = encoder_for(state.game)
+    >>> enc.encode(state, 0).shape == (enc.size,)
+    True
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from cardtable.cards import CARD_NAMES, NUM_CARDS, RANKS
 from cardtable.core import State
 from cardtable.envs.encoders import Encoder, Section, relative
 
-MAX_SEATS = 8
+MAX_SEATS = 12
 ROUNDS = 11
 PHASES = ("draw", "discard", "over")
 # 11 rounds of at most 13 unmelded cards at 15 (an ace under aces="both")

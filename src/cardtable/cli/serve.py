@@ -1,0 +1,44 @@
+"""``cardtable serve``: host tables over the network (docs/server.md)."""
+
+from __future__ import annotations
+
+import click
+
+DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@HOST/NAME "
+           "(default: a SQLite file in $XDG_DATA_HOME/cardtable/)")
+
+
+@click.command()
+@click.option("--db", "db_url", metavar="URL", help=DB_HELP)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (0.0.0.0: every interface)")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--bot-workers", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="processes that compute bot moves and hints")
+@click.option("--ws-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
+              help="WebSocket messages a second per connection")
+@click.option("--http-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
+              help="HTTP writes a second per client address")
+@click.option("--no-access-log", is_flag=True, help="do not log every request")
+def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
+          http_rate: float, no_access_log: bool) -> None:
+    """Host tables for the three games: a web page, an HTTP API and WebSockets.
+
+    \b
+    Open http://127.0.0.1:8000/ to create a table and share its invite links.
+    The database schema is created on first start; after an upgrade of cardtable,
+    run `cardtable db upgrade` when the server asks for it.
+    """
+    from cardtable.server import Settings
+    from cardtable.server import serve as run
+    from cardtable.store import SchemaError, default_url, safe_url
+
+    url = db_url or default_url()
+    settings = Settings(db_url=url, bot_workers=bot_workers, ws_rate=ws_rate,
+                        ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
+                        http_burst=max(http_rate * 3, 20.0))
+    click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
+    try:
+        run(settings, host=host, port=port, access_log=not no_access_log)
+    except SchemaError as exc:
+        raise click.ClickException(str(exc)) from None

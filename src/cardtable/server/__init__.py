@@ -1,0 +1,57 @@
+"""The table server: play together over the network, with every move kept.
+
+``cardtable serve`` runs :func:`serve`; the protocol is in docs/server.md. FastAPI,
+uvicorn, SQLAlchemy and Alembic are imported here and below, never by the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from cardtable.server.hub import Settings
+
+__all__ = ["Settings", "TokenFilter", "serve"]
+
+_SECRET = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
+
+
+class TokenFilter(logging.Filter):
+    """Hides ``token=...`` in log lines (uvicorn logs WebSocket paths with their query)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "token=" in record.msg.lower():
+            record.msg = _SECRET.sub(r"\1***", record.msg)
+        if record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.args = tuple(_SECRET.sub(r"\1***", a) if isinstance(a, str) else a
+                                for a in args)
+        return True
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging, with seat tokens hidden from every line."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = {**LOGGING_CONFIG}
+    config["filters"] = {"tokens": {"()": TokenFilter}}
+    config["handlers"] = {name: {**handler, "filters": ["tokens"]}
+                          for name, handler in LOGGING_CONFIG["handlers"].items()}
+    config["loggers"] = {**LOGGING_CONFIG["loggers"],
+                         "cardtable": {"handlers": ["default"], "level": "INFO",
+                                       "propagate": False}}
+    return config
+
+
+def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
+          access_log: bool = True) -> None:
+    """Run the server until interrupted (SchemaError when the database is outdated)."""
+    import uvicorn
+
+    from cardtable.server.app import create_app
+
+    app = create_app(settings)
+    uvicorn.run(app, host=host, port=port, log_config=log_config(), access_log=access_log,
+                ws_max_size=64 * 1024, ws="websockets", proxy_headers=True,
+                timeout_graceful_shutdown=3)

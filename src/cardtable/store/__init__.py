@@ -1,0 +1,285 @@
+"""The server's storage: tables, seats and the log of accepted moves (SQLAlchemy 2 Core).
+
+A table is its game, options, seed and seats; its moves are appended one row per accepted
+move, in the same transaction that advances the table's version, so the log replays to
+the very position the players saw (``Table.from_moves``). Seat tokens are stored hashed.
+
+The schema is managed by the Alembic migrations shipped in ``cardtable/store/migrations``
+(``cardtable db upgrade``). SQLite (the default, in WAL mode) and PostgreSQL (psycopg 3)
+are supported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),          # JSON
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("takeover_after", sa.Float, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),      # waiting | playing | over
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),             # JSON once over
+    sa.Column("created", sa.String(32), nullable=False),
+    sa.Column("updated", sa.String(32), nullable=False),
+)
+sa.Index("ix_tables_status", tables.c.status)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),        # person | bot
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("settings", sa.Text, nullable=False),          # JSON
+    sa.Column("token_hash", sa.String(64), nullable=True),   # sha256 of the seat token
+)
+
+moves = sa.Table(
+    "moves", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("notation", sa.String(64), nullable=False),
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class SchemaError(RuntimeError):
+    """The database's schema is not the one this cardtable needs; the message says the fix."""
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def default_url() -> str:
+    """``sqlite:///`` a file in the user's data folder (``$XDG_DATA_HOME/cardtable/``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
+                                                           ".local", "share")
+    folder = Path(base) / "cardtable"
+    return f"sqlite:///{folder / 'cardtable.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL mode and their folder is created."""
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL survives a killed process (not a power cut, see docs/server.md)
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+# ---------------------------------------------------------------- migrations
+
+
+def _alembic_config(connection: Connection | None = None) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema up to ``revision`` (``cardtable db upgrade``)."""
+    from alembic import command
+
+    with engine.begin() as conn:
+        command.upgrade(_alembic_config(conn), revision)
+
+
+def schema_status(engine: Engine) -> str:
+    """``"empty"`` (no tables at all), ``"current"``, ``"outdated"`` or ``"foreign"``."""
+    names = set(sa.inspect(engine).get_table_names())
+    current = current_revision(engine)
+    if current is None:
+        return "empty" if not names else "foreign"
+    return "current" if current == head_revision() else "outdated"
+
+
+def ensure_schema(engine: Engine, url: str) -> None:
+    """Create the schema in an empty database; SchemaError if it is outdated or foreign."""
+    status = schema_status(engine)
+    if status == "empty":
+        upgrade(engine)
+    elif status == "outdated":
+        raise SchemaError(
+            f"the database schema is at revision {current_revision(engine)}, this cardtable "
+            f"needs {head_revision()}: run `cardtable db upgrade --db {safe_url(url)}` first")
+    elif status == "foreign":
+        raise SchemaError("the database holds tables that cardtable did not create and no "
+                          "schema revision: give `--db` an empty database")
+
+
+def safe_url(url: str) -> str:
+    """``url`` with its password hidden, for messages and logs."""
+    return sa.engine.make_url(url).render_as_string(hide_password=True)
+
+
+# ---------------------------------------------------------------- rows
+
+
+@dataclass
+class SeatRow:
+    kind: str
+    name: str
+    bot: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    takeover_after: float | None
+    status: str
+    version: int
+    seats: list[SeatRow]
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    created: str = field(default_factory=now)
+
+
+class ConflictError(RuntimeError):
+    """The stored version is not the one the move follows (the log was not appended)."""
+
+
+class Store:
+    """Synchronous storage calls; the server runs them on one database thread."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # writes take an open transaction so the server can group several in one commit
+
+    def create_table(self, conn: Connection, row: TableRow) -> None:
+        stamp = now()
+        conn.execute(tables.insert().values(
+            id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
+            takeover_after=row.takeover_after, status=row.status, version=row.version,
+            result=None, created=row.created, updated=stamp))
+        conn.execute(seats.insert(), [
+            {"table_id": row.id, "seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
+             "settings": json.dumps(s.settings), "token_hash": s.token_hash}
+            for n, s in enumerate(row.seats)])
+
+    def take_seat(self, conn: Connection, table_id: str, seat: int, name: str,
+                  token_hash: str, status: str | None) -> bool:
+        """Give a free seat its token; False when someone else holds it already."""
+        done = conn.execute(seats.update().where(
+            seats.c.table_id == table_id, seats.c.seat == seat,
+            seats.c.token_hash.is_(None)).values(name=name, token_hash=token_hash))
+        if done.rowcount != 1:
+            return False
+        if status is not None:
+            conn.execute(tables.update().where(tables.c.id == table_id).values(
+                status=status, updated=now()))
+        return True
+
+    def leave_seat(self, conn: Connection, table_id: str, seat: int, token_hash: str) -> bool:
+        done = conn.execute(seats.update().where(
+            seats.c.table_id == table_id, seats.c.seat == seat,
+            seats.c.token_hash == token_hash).values(token_hash=None))
+        return done.rowcount == 1
+
+    def append_move(self, conn: Connection, table_id: str, version: int, seat: int,
+                    notation: str, result: dict[str, Any] | None) -> None:
+        """Record the move that makes ``version``, bumping the table's version with it."""
+        values: dict[str, Any] = {"version": version, "updated": now()}
+        if result is not None:
+            values.update(status="over", result=json.dumps(result))
+        done = conn.execute(tables.update().where(
+            tables.c.id == table_id, tables.c.version == version - 1).values(**values))
+        if done.rowcount != 1:
+            raise ConflictError(f"table {table_id} is not at version {version - 1}")
+        conn.execute(moves.insert().values(table_id=table_id, version=version, seat=seat,
+                                           notation=notation))
+
+    # reads
+
+    def load(self, conn: Connection, table_id: str) -> TableRow | None:
+        found = conn.execute(tables.select().where(tables.c.id == table_id)).first()
+        if found is None:
+            return None
+        return self._row(conn, found)
+
+    def load_unfinished(self, conn: Connection) -> list[TableRow]:
+        found = conn.execute(tables.select().where(tables.c.status != "over")
+                             .order_by(tables.c.created)).all()
+        return [self._row(conn, r) for r in found]
+
+    def _row(self, conn: Connection, r: Any) -> TableRow:
+        seat_rows = conn.execute(seats.select().where(seats.c.table_id == r.id)
+                                 .order_by(seats.c.seat)).all()
+        move_rows = conn.execute(sa.select(moves.c.version, moves.c.seat, moves.c.notation)
+                                 .where(moves.c.table_id == r.id)
+                                 .order_by(moves.c.version)).all()
+        if [m.version for m in move_rows] != list(range(1, r.version + 1)):
+            raise RuntimeError(f"table {r.id}: its move log does not match its version")
+        return TableRow(
+            id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
+            takeover_after=r.takeover_after, status=r.status, version=r.version,
+            seats=[SeatRow(s.kind, s.name, s.bot, json.loads(s.settings), s.token_hash)
+                   for s in seat_rows],
+            moves=[(m.seat, m.notation) for m in move_rows],
+            result=json.loads(r.result) if r.result else None, created=r.created)

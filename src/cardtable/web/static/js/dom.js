@@ -1,0 +1,87 @@
+// Small DOM and HTTP helpers shared by the pages.
+
+/** h("button", {class: "x", onclick: f}, "text", child...) -> an element. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "html") {
+      el.innerHTML = value;
+    } else if (key === "dataset") {
+      Object.assign(el.dataset, value);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** A JSON request to the server's /api; errors become ApiError(code, message). */
+export async function api(method, path, body = undefined, token = undefined) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError("network", String(err), 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(error.code || `http/${response.status}`, error.message || response.statusText,
+      response.status);
+  }
+  return data;
+}
+
+/** A short message at the bottom of the screen (errors, "copied"). */
+export function toast(text, kind = "info") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = h("div", { id: "toasts", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const item = h("div", { class: `toast ${kind}` }, text);
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 6000 : 3000);
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (err) {
+    const area = h("textarea", { style: "position:fixed;opacity:0" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}

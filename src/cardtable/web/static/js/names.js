@@ -1,0 +1,81 @@
+// Names the server sends as data (games, options, bot kinds), put into the page's language.
+// Option help sentences and choices come from the games' declarations; their translations
+// are in the catalogs too (cardtable.web.catalogs extracts them from the declarations).
+
+import { _ } from "./i18n.js";
+
+export function gameTitle(name) {
+  switch (name) {
+    case "sequence": return _("Sequence");
+    case "drawbridge": return _("Draw Bridge");
+    case "threethirteen": return _("Three Thirteen");
+    default: return name;
+  }
+}
+
+export function optionLabel(name) {
+  switch (name) {
+    case "players": return _("Players");
+    case "teams": return _("Teams");
+    case "max_turns": return _("Turn limit");
+    case "target": return _("Target score");
+    case "show_stock_top": return _("Stock's top card face up");
+    case "follow_suit_in_draw": return _("Follow suit in the draw");
+    case "draw_trick_winner": return _("Draw trick won by");
+    case "undertricks": return _("Undertricks score for the defender");
+    case "aces": return _("Aces");
+    case "face_values": return _("Face card values");
+    case "all_wild_melds": return _("Melds of wild cards only");
+    case "decks": return _("Decks");
+    default: return name.replace(/_/g, " ");
+  }
+}
+
+/** A choice value of an option ("low", "suit-led"); the catalogs hold the declarations' choices. */
+export function choiceLabel(value) {
+  if (value === null || value === undefined) return _("automatic");
+  if (value === true) return _("yes");
+  if (value === false) return _("no");
+  return _(String(value));
+}
+
+/** The bot kinds as levels a player understands. */
+export function botLabel(kind) {
+  switch (kind) {
+    case "random": return _("Bot: easy");
+    case "heuristic": return _("Bot: medium");
+    case "ismcts": return _("Bot: hard");
+    default: return _("Bot: {kind}", { kind });
+  }
+}
+
+export function phaseLabel(phase) {
+  switch (phase) {
+    case "draw": return _("Draw phase");
+    case "auction": return _("Auction");
+    case "play": return _("Play");
+    case "discard": return _("Discard");
+    case "over": return _("Over");
+    default: return phase;
+  }
+}
+
+export function strainLabel(strain) {
+  switch (strain) {
+    case "NT": return _("NT");
+    case "S": return "♠";
+    case "H": return "♥";
+    case "D": return "♦";
+    case "C": return "♣";
+    default: return strain;
+  }
+}
+
+export function callLabel(call) {
+  switch (call) {
+    case "pass": return _("Pass");
+    case "double": return _("Double");
+    case "redouble": return _("Redouble");
+    default: return call.slice(0, 1) + strainLabel(call.slice(1));
+  }
+}

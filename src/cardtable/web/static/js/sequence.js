@@ -1,0 +1,217 @@
+// Sequence: the 10x10 board, the hand, the draw pile; chips told apart by shape and colour.
+
+import { _ } from "./i18n.js";
+import { h } from "./dom.js";
+import { TEAM_COLOURS, TEAM_SHAPES, cardSVG, cardText, chipSVG, cornerSVG, miniCardSVG, rankOf } from "./cards.js";
+
+export const example = "7H c4";
+
+// RULES 2.1: the board, row 1 first (cardtable.sequence.BOARD; a test checks they agree)
+export const BOARD = [
+  "XX 2S 3S 4S 5S 6S 7S 8S 9S XX",
+  "6C 5C 4C 3C 2C AH KH QH TH TS",
+  "7C AS 2D 3D 4D 5D 6D 7D 9H QS",
+  "8C KS 6C 5C 4C 3C 2C 8D 8H KS",
+  "9C QS 7C 6H 5H 4H AH 9D 7H AS",
+  "TC TS 8C 7H 2H 3H KH TD 6H 2D",
+  "QC 9S 9C 8H 9H TH QH QD 5H 3D",
+  "KC 8S TC QC KC AC AD KD 4H 4D",
+  "AC 7S 6S 5S 4S 3S 2S 2H 3H 5D",
+  "XX AD KD QD TD 9D 8D 7D 6D XX",
+].map((row) => row.split(" "));
+
+const COLUMNS = "abcdefghij";
+
+function cellName(r, c) {
+  return COLUMNS[c] + (r + 1);
+}
+
+function teamName(team) {
+  switch (team) {
+    case 0: return _("Blue circles");
+    case 1: return _("Green squares");
+    default: return _("Red triangles");
+  }
+}
+
+function teamOf(page, seat) {
+  const teams = (page.view && page.view.teams) || 2;
+  return seat % teams;
+}
+
+const ONE_EYED = ["JS", "JH"];
+
+export function moveText(move) {
+  const words = move.split(" ");
+  if (words[0] === "pass") return _("pass");
+  if (words[0] === "dead") return _("exchange the dead card {card}", { card: cardText(words[1]) });
+  if (ONE_EYED.includes(words[0])) return _("{card}: remove the chip on {cell}", { card: cardText(words[0]), cell: words[1] });
+  return _("{card} on {cell}", { card: cardText(words[0]), cell: words[1] });
+}
+
+export function describe(event) {
+  let text = moveText(event.move);
+  if (event.drawn && event.drawn.length) {
+    text += " · " + _("drew {cards}", { cards: event.drawn.map(cardText).join(" ") });
+  }
+  return text;
+}
+
+export function prompt(page) {
+  const legal = page.legal;
+  if (legal.length === 1 && legal[0] === "pass") return _("no card can be played: pass");
+  return page.ui.selected ? _("pick a highlighted cell") : _("pick a card from your hand");
+}
+
+export function scoreLabel() {
+  return _("Sequences");
+}
+
+export function seatBadge(page, seat) {
+  const team = teamOf(page, seat);
+  return h("span", { class: "chip-badge", title: teamName(team), html: chipSVG(team) });
+}
+
+export function seatInfo(page, seat) {
+  const v = page.view;
+  return _("{n} cards", { n: v.hand_sizes[seat] });
+}
+
+function lastCell(page) {
+  const last = page.events[page.events.length - 1];
+  if (!last) return null;
+  const words = last.move.split(" ");
+  return words.length === 2 && words[0] !== "dead" ? words[1] : null;
+}
+
+export function render(page, area) {
+  const v = page.view;
+  const legal = page.myTurn ? page.legal : [];
+  const hand = v.hand || [];
+  if (page.ui.selected && !hand.includes(page.ui.selected)) page.ui.selected = null;
+  const selected = page.ui.selected;
+  const targets = new Map();   // cell -> move
+  if (selected) {
+    for (const move of legal) {
+      const [card, cell] = move.split(" ");
+      if (card === selected && cell) targets.set(cell, move);
+    }
+  }
+  const inSequence = new Set();
+  for (const [, cells] of v.sequences || []) for (const cell of cells) inSequence.add(cell);
+  const last = lastCell(page);
+  const hinted = page.hint ? page.hint.move.split(" ")[1] : null;
+
+  // the scores and the draw pile
+  const teams = v.teams || 2;
+  const scoreLine = h("div", { class: "info-line" },
+    ...Array.from({ length: teams }, (_x, t) => h("span", { class: "team-score" },
+      h("span", { class: "chip-badge", html: chipSVG(t) }),
+      `${teamName(t)}: `, h("strong", {}, String(teamScore(v, t))), ` / ${v.sequences_needed}`)),
+    h("span", { class: "pile", id: "draw-pile" }, _("Draw pile: {n}", { n: v.stock_size })));
+  if (v.team !== null && v.team !== undefined) {
+    scoreLine.append(h("span", { class: "my-team" }, _("Your team: {team}", { team: teamName(v.team) })));
+  }
+
+  // the board
+  const grid = h("div", { class: "board", role: "grid", "aria-label": _("The board") });
+  grid.append(h("div", { class: "label corner-label" }));
+  for (let c = 0; c < 10; c++) grid.append(h("div", { class: "label" }, COLUMNS[c]));
+  for (let r = 0; r < 10; r++) {
+    grid.append(h("div", { class: "label" }, String(r + 1)));
+    for (let c = 0; c < 10; c++) {
+      const name = cellName(r, c);
+      const card = BOARD[r][c];
+      const chip = v.board[r][c];
+      const classes = ["cell"];
+      const move = targets.get(name);
+      if (move) classes.push("legal");
+      if (inSequence.has(name)) classes.push("in-sequence");
+      if (name === last) classes.push("last");
+      if (name === hinted) classes.push("hinted");
+      let inner = card === "XX" ? cornerSVG() : miniCardSVG(card);
+      if (chip !== null && chip !== "XX") inner += chipSVG(chip, inSequence.has(name));
+      const label = (card === "XX" ? _("corner") : cardText(card)) + ` ${name}`
+        + (chip !== null && chip !== "XX" ? `, ${teamName(chip)}` : "");
+      const attrs = { class: classes.join(" "), "data-cell": name, html: inner, "aria-label": label, role: "gridcell" };
+      if (move) {
+        grid.append(h("button", { ...attrs, type: "button", onclick: () => page.play(move) }));
+      } else {
+        grid.append(h("div", attrs));
+      }
+    }
+  }
+
+  // the hand
+  const handBox = h("div", { class: "hand", id: "hand", role: "group", "aria-label": _("Your hand") });
+  hand.forEach((card, i) => {
+    const playable = legal.some((m) => m.startsWith(card + " ") || m === `dead ${card}`);
+    const dead = legal.includes(`dead ${card}`) || (!page.myTurn ? false : isDead(card, v));
+    const classes = ["card"];
+    if (card === selected) classes.push("selected");
+    if (playable) classes.push("playable");
+    if (page.hint && page.hint.move.split(" ").includes(card)) classes.push("hinted");
+    handBox.append(h("button", {
+      class: classes.join(" "), type: "button", "data-card": card,
+      "aria-pressed": card === selected ? "true" : "false",
+      title: `${i + 1}`,
+      onclick: () => {
+        page.ui.selected = card === selected ? null : card;
+        page.render();
+        const first = page.area.querySelector(".cell.legal");
+        if (first && page.ui.selected) first.focus({ preventScroll: true });
+      },
+    }, h("span", { html: cardSVG(card) }), dead ? h("span", { class: "tag" }, _("dead")) : null,
+    rankOf(card) === "J" ? h("span", { class: "tag" }, ONE_EYED.includes(card) ? _("remove") : _("wild")) : null));
+  });
+  const actions = h("div", { class: "actions" });
+  if (selected && legal.includes(`dead ${selected}`)) {
+    actions.append(h("button", { id: "dead-card", class: "primary", onclick: () => page.play(`dead ${selected}`) },
+      _("Exchange the dead card {card}", { card: cardText(selected) })));
+  }
+  if (legal.includes("pass")) {
+    actions.append(h("button", { id: "pass", class: "primary", onclick: () => page.play("pass") }, _("Pass")));
+  }
+  if (page.seat === null) {
+    handBox.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
+  }
+
+  // each seat's last discard
+  const discards = h("div", { class: "discards" }, h("span", { class: "muted" }, _("Discards:")),
+    ...(v.discards || []).map((pile, s) => (pile.length
+      ? h("span", { class: "discard" }, `${page.seatName(s)} `, h("strong", {}, cardText(pile[0])))
+      : null)));
+
+  area.append(scoreLine, grid, handBox, actions, discards);
+}
+
+function teamScore(v, team) {
+  return (v.sequences || []).filter(([t]) => t === team).length;
+}
+
+function isDead(card, v) {
+  if (rankOf(card) === "J") return false;
+  let open = 0;
+  BOARD.forEach((row, r) => row.forEach((name, c) => {
+    if (name === card && v.board[r][c] === null) open += 1;
+  }));
+  return open === 0;
+}
+
+export function onKey(page, event) {
+  if (!page.myTurn) return;
+  const n = Number(event.key);
+  const hand = page.view.hand || [];
+  if (n >= 1 && n <= hand.length) {
+    page.ui.selected = hand[n - 1];
+    page.render();
+    const first = page.area.querySelector(".cell.legal");
+    if (first) first.focus({ preventScroll: true });
+    event.preventDefault();
+  } else if (event.key === "Escape") {
+    page.ui.selected = null;
+    page.render();
+  }
+}
+
+export { TEAM_COLOURS, TEAM_SHAPES };

@@ -1,0 +1,534 @@
+// A table page: joins a seat or watches, talks to the server over a WebSocket,
+// reconnects by itself, and draws the game with the game's own module.
+
+import { _ } from "./i18n.js";
+import { api, copyText, h, toast } from "./dom.js";
+import { botLabel, gameTitle } from "./names.js";
+import * as sequence from "./sequence.js";
+import * as drawbridge from "./drawbridge.js";
+import * as threethirteen from "./threethirteen.js";
+
+const GAMES = { sequence, drawbridge, threethirteen };
+const PING_EVERY = 20000;
+
+export function seatKey(tableId) {
+  return `cardtable:seat:${tableId}`;
+}
+
+export function savedSeat(tableId) {
+  try {
+    return JSON.parse(localStorage.getItem(seatKey(tableId)) || "null");
+  } catch (err) {
+    return null;
+  }
+}
+
+export async function takeSeat(tableId, seat, name) {
+  const got = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`,
+    { name: name || _("Player {n}", { n: seat + 1 }) });
+  localStorage.setItem(seatKey(tableId), JSON.stringify({ seat: got.seat, token: got.token }));
+  return got;
+}
+
+export function inviteLink(tableId, seat) {
+  return `${location.origin}/t/${encodeURIComponent(tableId)}?seat=${seat}`;
+}
+
+function errorText(code, message) {
+  switch (code) {
+    case "move/illegal": return _("That move is not allowed: {message}", { message });
+    case "move/not-your-turn": return _("It is not your turn.");
+    case "move/stale": return _("The table moved on; try again.");
+    case "move/game-over": return _("The game is over.");
+    case "seat/taken": return _("That seat is taken.");
+    case "auth/bad-token": return _("Your seat was not recognised; you are watching.");
+    case "limit/rate": return _("Too many requests; wait a moment.");
+    default: return message || code;
+  }
+}
+
+export class TablePage {
+  constructor(root, tableId, navigate) {
+    this.root = root;
+    this.id = tableId;
+    this.navigate = navigate;
+    this.game = null;
+    this.table = null;
+    this.view = null;
+    this.version = -1;
+    this.seat = null;
+    this.token = null;
+    this.events = [];
+    this.connected = [];
+    this.ui = {};           // per-game interface state (selection, order), kept across renders
+    this.hint = null;
+    this.over = null;
+    this.socket = null;
+    this.closed = false;
+    this.retry = 0;
+    this.keys = (event) => this.onKey(event);
+  }
+
+  // ------------------------------------------------------------ start and seats
+
+  async start() {
+    this.main = h("main", { class: "table-page" });
+    this.root.append(this.main);
+    try {
+      this.table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
+    } catch (err) {
+      this.main.append(h("p", { class: "error" }, err.code === "table/not-found"
+        ? _("There is no such table.") : err.message),
+      h("a", { href: "/", "data-link": true }, _("Back to the lobby")));
+      return;
+    }
+    this.game = GAMES[this.table.game];
+    document.title = gameTitle(this.table.game);
+    const saved = savedSeat(this.id);
+    if (saved) {
+      this.seat = saved.seat;
+      this.token = saved.token;
+    }
+    const wanted = new URLSearchParams(location.search).get("seat");
+    this.build();
+    if (!this.token && wanted !== null && this.table.status !== "over") {
+      const seat = Number(wanted);
+      const info = (this.table.seats || [])[seat];
+      if (info && info.kind === "person" && !info.taken) this.showJoin(seat);
+    }
+    document.addEventListener("keydown", this.keys);
+    this.wake = () => {
+      if (!this.socket || this.socket.readyState > WebSocket.OPEN) this.reconnect(false);
+    };
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", this.wake);
+    window.cardtable = { table: this };   // for the browser tests and the curious
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    document.removeEventListener("keydown", this.keys);
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
+    clearInterval(this.pinger);
+    clearTimeout(this.reconnectTimer);
+    if (this.socket) this.socket.close();
+  }
+
+  showJoin(seat) {
+    const name = h("input", {
+      id: "join-name", maxlength: 24, value: localStorage.getItem("cardtable:name") || "",
+      placeholder: _("Your name"), autocomplete: "nickname",
+    });
+    const box = h("form", {
+      class: "join card-panel", id: "join",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        localStorage.setItem("cardtable:name", name.value.trim());
+        try {
+          const got = await takeSeat(this.id, seat, name.value.trim());
+          this.seat = got.seat;
+          this.token = got.token;
+          box.remove();
+          this.reconnect(true);
+        } catch (err) {
+          toast(errorText(err.code, err.message), "error");
+        }
+      },
+    },
+    h("label", { for: "join-name" }, _("Take seat {n} at this table: your name", { n: seat + 1 })),
+    h("div", { class: "join-row" }, name, h("button", { type: "submit", class: "primary", id: "join-button" }, _("Sit down"))));
+    this.joinBox.replaceChildren(box);
+    name.focus();
+  }
+
+  // ------------------------------------------------------------ the connection
+
+  connect() {
+    if (this.closed) return;
+    const params = new URLSearchParams();
+    if (this.token) params.set("token", this.token);
+    params.set("since", String(Math.max(this.version, 0)));
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.id)}?${params}`);
+    this.socket = socket;
+    this.setConnection("connecting");
+    socket.onopen = () => {
+      this.retry = 0;
+      this.heard = Date.now();
+      this.setConnection("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => {
+        // a connection that went quiet (a network gone without a close): start afresh
+        if (Date.now() - this.heard > 2.5 * PING_EVERY) this.reconnect(false);
+        else this.send({ type: "ping" });
+      }, PING_EVERY);
+    };
+    socket.onmessage = (message) => {
+      this.heard = Date.now();
+      let data;
+      try {
+        data = JSON.parse(message.data);
+      } catch (err) {
+        return;
+      }
+      this.onMessage(data);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      clearInterval(this.pinger);
+      this.setConnection("closed");
+      if (!this.closed) {
+        const wait = Math.min(5000, 400 * 2 ** this.retry++);
+        this.reconnectTimer = setTimeout(() => this.connect(), wait);
+      }
+    };
+  }
+
+  reconnect(fresh = false) {
+    if (fresh) {
+      this.version = -1;
+      this.events = [];
+    }
+    const old = this.socket;
+    this.socket = null;
+    clearInterval(this.pinger);
+    if (old) old.close();
+    clearTimeout(this.reconnectTimer);
+    this.connect();
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  setConnection(state) {
+    this.connection = state;
+    if (this.connBadge) {
+      this.connBadge.className = `conn ${state}`;
+      this.connBadge.textContent = state === "open" ? _("connected")
+        : state === "connecting" ? _("connecting…") : _("reconnecting…");
+    }
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        if (msg.table) this.table = msg.table;
+        if (this.token && (msg.seat === null || msg.seat === undefined)) {
+          localStorage.removeItem(seatKey(this.id));
+          this.token = null;
+          this.seat = null;
+        } else if (msg.seat !== null && msg.seat !== undefined) {
+          this.seat = msg.seat;
+          this.joinBox.replaceChildren();
+        }
+        if (msg.version !== undefined && msg.version < this.version) {
+          this.events = [];   // a different table state than ours: start over
+        }
+        this.setView(msg.view, msg.version);
+        if (msg.table && msg.table.seats) this.connected = msg.table.seats.map((s) => !!s.connected);
+        break;
+      case "event":
+        if (msg.version <= this.lastEventVersion()) {
+          break;
+        }
+        this.events.push({ version: msg.version, seat: msg.seat, move: msg.move, drawn: msg.drawn,
+          before: this.events.length ? this.events[this.events.length - 1].after : null,
+          after: msg.view });
+        this.hint = null;
+        if (msg.view && this.game.observe) this.game.observe(this, msg.view);
+        this.setView(msg.view, msg.version);
+        break;
+      case "presence":
+        this.connected = msg.connected || [];
+        this.refreshTable();   // someone came or left: names and free seats may have changed
+        break;
+      case "hint":
+        this.hint = { move: msg.move, p: msg.win_probability };
+        break;
+      case "over":
+        this.over = msg;
+        break;
+      case "error":
+        if (msg.code === "auth/bad-token") {
+          localStorage.removeItem(seatKey(this.id));
+          this.token = null;
+          this.seat = null;
+          this.reconnect(true);
+        }
+        toast(errorText(msg.code, msg.message), "error");
+        if (msg.code === "move/stale") this.reconnect(false);
+        break;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  async refreshTable() {
+    try {
+      const table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
+      if (!this.closed) {
+        this.table = table;
+        this.render();
+      }
+    } catch (err) {
+      // the next presence message or reconnection tries again
+    }
+  }
+
+  lastEventVersion() {
+    return this.events.length ? this.events[this.events.length - 1].version : 0;
+  }
+
+  setView(view, version) {
+    if (!view) return;
+    if (version !== undefined && version < this.version) return;
+    this.view = view;
+    if (version !== undefined) this.version = version;
+    else if (view.version !== undefined) this.version = view.version;
+    if (this.game.observe) this.game.observe(this, view);
+    if (view.is_terminal && !this.over) {
+      this.over = { winners: view.winners, scores: view.scores };
+    }
+  }
+
+  // ------------------------------------------------------------ moves
+
+  get legal() {
+    if (!this.view) return [];
+    return this.view.legal || this.view.legal_actions || [];
+  }
+
+  get myTurn() {
+    return this.seat !== null && this.view && !this.view.is_terminal
+      && this.view.current_player === this.seat;
+  }
+
+  play(move) {
+    if (!this.myTurn) {
+      toast(_("It is not your turn."), "error");
+      return;
+    }
+    if (!this.send({ type: "move", move, version: this.version })) {
+      toast(_("Not connected; reconnecting…"), "error");
+      return;
+    }
+    this.hint = null;
+  }
+
+  askHint() {
+    if (!this.myTurn) return;
+    this.hintBox.textContent = _("Thinking…");
+    this.send({ type: "hint" });
+  }
+
+  seatName(seat) {
+    if (seat === null || seat === undefined) return "";
+    const info = (this.table && this.table.seats || [])[seat] || {};
+    if (seat === this.seat) return _("You");
+    if (info.kind === "bot") return `${botLabel(info.bot || info.name)} #${seat + 1}`;
+    return info.name || _("Player {n}", { n: seat + 1 });
+  }
+
+  describe(event) {
+    return this.game.describe(event, this);
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  build() {
+    this.connBadge = h("span", { class: "conn" });
+    this.turnBanner = h("div", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
+    this.seatsBar = h("div", { class: "seats-bar", id: "seats" });
+    this.joinBox = h("div", {});
+    this.area = h("section", { class: `game-area game-${this.table.game}`, id: "game" });
+    this.lastMove = h("div", { class: "last-move", id: "last-move" });
+    this.hintBox = h("span", { class: "hint-text", id: "hint-text" });
+    this.hintButton = h("button", { id: "hint", onclick: () => this.askHint(), title: _("Ask for a hint (H)") }, _("Hint"));
+    this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: _("Type a move, e.g. {example}", { example: this.game.example }) });
+    this.legalList = h("datalist", { id: "legal-moves" });
+    const moveForm = h("form", {
+      class: "move-form",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const move = this.moveInput.value.trim();
+        if (move) this.play(move);
+        this.moveInput.value = "";
+      },
+    }, h("label", { for: "move-input", class: "sr-only" }, _("Move")), this.moveInput, this.legalList,
+    h("button", { type: "submit" }, _("Play")));
+    this.logList = h("ol", { class: "log", id: "log" });
+    this.extra = h("div", { class: "extra" });
+    this.overBox = h("div", { class: "over-box", id: "over" });
+    this.main.append(
+      h("div", { class: "table-head" }, h("h1", {}, gameTitle(this.table.game)), this.connBadge),
+      this.joinBox,
+      this.turnBanner,
+      this.overBox,
+      this.seatsBar,
+      this.lastMove,
+      this.area,
+      h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
+      this.extra,
+      h("details", { class: "log-box" }, h("summary", {}, _("Move log")), this.logList),
+      h("div", { class: "invites", id: "invites" }),
+    );
+    this.setConnection("connecting");
+  }
+
+  render() {
+    if (!this.view) return;
+    const v = this.view;
+    // whose turn
+    let turn;
+    let cls = "turn";
+    if (v.is_terminal) {
+      turn = _("Game over");
+      cls += " over";
+    } else if (this.table.status === "waiting") {
+      turn = _("Waiting for players to sit down: share the invite links below.");
+    } else if (this.myTurn) {
+      turn = _("Your turn") + " — " + this.game.prompt(this);
+      cls += " mine";
+    } else if (v.current_player !== null && v.current_player !== undefined) {
+      const info = (this.table.seats || [])[v.current_player] || {};
+      turn = info.kind === "bot" ? _("{name} is thinking…", { name: this.seatName(v.current_player) })
+        : _("Waiting for {name}", { name: this.seatName(v.current_player) });
+    } else {
+      turn = "";
+    }
+    this.turnBanner.className = cls;
+    this.turnBanner.textContent = turn;
+    document.title = (this.myTurn ? "● " : "") + gameTitle(this.table.game);
+    this.renderSeats();
+    // the last move
+    const last = this.events[this.events.length - 1];
+    this.lastMove.replaceChildren(last
+      ? h("span", {}, h("strong", {}, _("Last move:")), " ", this.seatName(last.seat), " — ", this.describe(last))
+      : h("span", { class: "muted" }, _("No move yet.")));
+    // the game
+    this.area.replaceChildren();
+    this.game.render(this, this.area);
+    // hint, move entry
+    this.hintButton.disabled = !this.myTurn;
+    if (this.hint) {
+      const pct = this.hint.p === null || this.hint.p === undefined ? "?" : Math.round(this.hint.p * 100);
+      this.hintBox.replaceChildren(
+        _("Suggested: {move} (about {pct}% chance to win)", { move: this.game.moveText(this.hint.move, this), pct }),
+        " ", h("button", { class: "small", id: "play-hint", onclick: () => this.play(this.hint.move) }, _("Play it")));
+    } else {
+      this.hintBox.textContent = "";
+    }
+    this.moveInput.disabled = !this.myTurn;
+    this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: m })));
+    // the log, newest first
+    this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},
+      h("span", { class: "muted" }, `#${e.version} `), this.seatName(e.seat), ": ", this.describe(e))));
+    this.renderInvites();
+    this.renderOver();
+  }
+
+  renderSeats() {
+    const v = this.view;
+    const seats = this.table.seats || [];
+    this.seatsBar.replaceChildren(...seats.map((info, i) => {
+      const classes = ["seat"];
+      if (v.current_player === i && !v.is_terminal) classes.push("to-act");
+      if (i === this.seat) classes.push("me");
+      const online = info.kind === "bot" || this.connected[i];
+      const sit = this.seat === null && this.token === null && info.kind === "person" && !info.taken
+        && this.table.status !== "over"
+        ? h("button", { class: "small primary", onclick: () => this.showJoin(i) }, _("Sit here")) : null;
+      return h("div", { class: classes.join(" "), "data-seat": i },
+        v.current_player === i && !v.is_terminal ? h("span", { class: "arrow", "aria-hidden": "true" }, "▶") : null,
+        this.game.seatBadge ? this.game.seatBadge(this, i) : null,
+        h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat") : this.seatName(i)),
+        h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? _("connected") : _("away") }),
+        h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
+        sit);
+    }));
+  }
+
+  renderInvites() {
+    const box = this.main.querySelector("#invites");
+    const seats = this.table.seats || [];
+    const free = seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "person" && !s.taken);
+    if (!free.length || this.table.status === "over" || (this.view && this.view.is_terminal)) {
+      box.replaceChildren();
+      return;
+    }
+    box.replaceChildren(h("h3", {}, _("Invite players")),
+      ...free.map(([, i]) => h("div", { class: "invite-row" },
+        h("span", {}, _("Seat {n}", { n: i + 1 })),
+        h("input", { readonly: true, value: inviteLink(this.id, i), "aria-label": _("Invite link for seat {n}", { n: i + 1 }) }),
+        h("button", {
+          class: "small",
+          onclick: async () => { if (await copyText(inviteLink(this.id, i))) toast(_("Invite link copied")); },
+        }, _("Copy link")))));
+  }
+
+  renderOver() {
+    const v = this.view;
+    if (!v.is_terminal) {
+      this.overBox.replaceChildren();
+      return;
+    }
+    const winners = (this.over && this.over.winners) || v.winners || [];
+    const scores = (this.over && this.over.scores) || v.scores || [];
+    let headline;
+    if (!winners.length) headline = _("A draw.");
+    else if (this.seat !== null && winners.includes(this.seat)) headline = _("You won!");
+    else headline = _("Won by {names}", { names: winners.map((s) => this.seatName(s)).join(", ") });
+    const record = `/api/tables/${encodeURIComponent(this.id)}/record`;
+    this.overBox.replaceChildren(h("div", { class: "card-panel over-panel", role: "dialog", "aria-label": _("Game over") },
+      h("h2", {}, headline),
+      h("table", { class: "scores" },
+        h("tr", {}, h("th", {}, _("Player")), h("th", {}, this.game.scoreLabel())),
+        ...scores.map((s, i) => h("tr", { class: winners.includes(i) ? "winner" : "" }, h("td", {}, this.seatName(i)), h("td", {}, String(s))))),
+      h("div", { class: "row-buttons" },
+        h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, _("Rematch")),
+        h("a", { class: "button", href: record, download: `${this.table.game}-${this.id}.json`, id: "record" }, _("Download the record")),
+        this.table.game === "drawbridge"
+          ? h("a", { class: "button", href: `${record}?format=pbn`, download: `drawbridge-${this.id}.pbn` }, _("Download as PBN"))
+          : null,
+        h("a", { class: "button", href: "/", "data-link": true }, _("Back to the lobby")))));
+  }
+
+  async rematch() {
+    const seats = (this.table.seats || []).map((s) => (s.kind === "bot"
+      ? { kind: "bot", bot: s.bot || s.name, settings: s.settings || {} } : { kind: "person" }));
+    const options = { ...(this.table.options || {}) };
+    delete options.players;   // the seats say how many play
+    try {
+      const table = await api("POST", "/api/tables", {
+        game: this.table.game, options, seats, takeover_after: this.table.takeover_after ?? null,
+      });
+      if (this.seat !== null) {
+        await takeSeat(table.id, this.seat, localStorage.getItem("cardtable:name") || "");
+      }
+      this.navigate(`/t/${encodeURIComponent(table.id)}`);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  onKey(event) {
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") return;
+    if (event.key === "h" || event.key === "H") {
+      this.askHint();
+      event.preventDefault();
+    } else if (event.key === "Enter" && this.hint && event.target === document.body) {
+      this.play(this.hint.move);
+    } else if (this.game.onKey) {
+      this.game.onKey(this, event);
+    }
+  }
+}

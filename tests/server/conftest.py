@@ -1,0 +1,260 @@
+"""A real server process on 127.0.0.1 and real clients (httpx, websockets).
+
+The PostgreSQL runs use ``CARDTABLE_TEST_PG`` (an admin URL) when set, else a throwaway
+cluster (``cardtable.store.pgtemp``) when PostgreSQL is installed; without either they are
+skipped, except in CI (``CI=true``), where they fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from cardtable.store import pgtemp
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Server:
+    """``cardtable serve`` in a subprocess; its log goes to ``log_path``."""
+
+    def __init__(self, db_url: str, folder: Path, *args: str) -> None:
+        self.db_url = db_url
+        self.folder = folder
+        self.args = args
+        self.port = pgtemp.free_port()
+        self.log_path = folder / f"server-{self.port}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, table_id: str, token: str | None = None, since: int | None = None) -> str:
+        query = [f"token={token}"] if token else []
+        if since is not None:
+            query.append(f"since={since}")
+        return f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}" + (
+            "?" + "&".join(query) if query else "")
+
+    def start(self) -> Server:
+        env = {**os.environ, "XDG_DATA_HOME": str(self.folder / "data")}
+        src = str(ROOT / "src")
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+        log = open(self.log_path, "ab")  # noqa: SIM115 (the process keeps it)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
+             "--port", str(self.port), *self.args],
+            stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log()[-2000:]}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start in 60 s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    # -- HTTP helpers
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        return httpx.post(self.base + path, json=body, timeout=30)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.base + path, timeout=30)
+
+    def create(self, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None
+               = None, **extra: Any) -> dict[str, Any]:
+        answer = self.post("/api/tables", {"game": game, "options": options or {},
+                                           "seats": seats, **extra})
+        assert answer.status_code == 201, answer.text
+        table: dict[str, Any] = answer.json()
+        return table
+
+    def take(self, table_id: str, seat: int, name: str = "Dara") -> str:
+        answer = self.post(f"/api/tables/{table_id}/seats/{seat}", {"name": name})
+        assert answer.status_code == 200, answer.text
+        token: str = answer.json()["token"]
+        return token
+
+
+class Client:
+    """One WebSocket connection, every message it received kept in ``messages``."""
+
+    def __init__(self, server: Server, table_id: str, token: str | None = None,
+                 since: int | None = None) -> None:
+        self.ws: ClientConnection = connect(server.ws_url(table_id, token, since),
+                                            open_timeout=30, max_size=2**22)
+        self.messages: list[dict[str, Any]] = []
+        self.view: dict[str, Any] = {}      # the latest view received
+        self.version = -1                   # the latest version received
+
+    def recv(self, timeout: float = 30) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(message)
+        if "version" in message and message["type"] in ("welcome", "event"):
+            self.version = max(self.version, message["version"])
+        if "view" in message:
+            self.view = message["view"]
+        return message
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def until(self, kind: str, timeout: float = 30, **match: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, deadline - time.monotonic()))
+            if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+                return message
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> str:
+    """A scripted person's move: mostly the first legal one; in a Draw Bridge auction
+    a pass once someone has bid (so contracts stay low and games short)."""
+    legal: list[str] = view["legal"]
+    if "pass" in legal and view.get("auction"):
+        return "pass"
+    return legal[0] if rng.random() < 0.7 else rng.choice(legal)
+
+
+def play_seat(server: Server, table_id: str, token: str, seed: int,
+              stop_after: int | None = None, client: Client | None = None
+              ) -> tuple[Client, list[int]]:
+    """A scripted person: a random legal move whenever its seat is to act, until the game
+    is over (or after ``stop_after`` own moves). Returns the client and acked versions."""
+    rng = random.Random(seed)
+    client = client or Client(server, table_id, token)
+    acked: list[int] = []
+    seat: int | None = None
+    mine = 0
+    pending: int | None = None
+    while True:
+        message = client.recv(60)
+        kind = message["type"]
+        if kind == "welcome":
+            seat = message["seat"]
+        if kind == "over":
+            return client, acked
+        if kind == "event" and message["seat"] == seat and message["version"] == pending:
+            acked.append(message["version"])
+            pending = None
+        if kind == "error":
+            assert message["code"] in ("move/stale",), message
+            pending = None
+        view = message.get("view")
+        if view is None or pending is not None:
+            continue
+        if view.get("legal") and view["version"] == message.get("version", view["version"]):
+            if stop_after is not None and mine >= stop_after:
+                return client, acked
+            pending = view["version"] + 1
+            client.send({"type": "move", "move": pick(view, rng), "version": view["version"]})
+            mine += 1
+
+
+def play_all(server: Server, table: dict[str, Any], tokens: dict[int, str], seed: int = 0
+             ) -> dict[int, tuple[Client, list[int]]]:
+    """Every person seat played by its own thread until the game is over."""
+    out: dict[int, tuple[Client, list[int]]] = {}
+    errors: list[BaseException] = []
+
+    def run(seat: int) -> None:
+        try:
+            out[seat] = play_seat(server, table["id"], tokens[seat], seed + seat)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in tokens]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return out
+
+
+# -- databases
+
+_names = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str | None]:
+    """An admin URL of a PostgreSQL server, or None when there is none (outside CI)."""
+    given = os.environ.get("CARDTABLE_TEST_PG")
+    if given:
+        yield given
+        return
+    if pgtemp.find_bin() is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("PostgreSQL is not installed; .ci/run installs it")
+        yield None
+        return
+    cluster = pgtemp.TempPostgres(fsync=False).start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.db'}"
+    admin = request.getfixturevalue("postgres")
+    if admin is None:
+        pytest.skip("PostgreSQL is not installed")
+    return pgtemp.create_database(admin, f"cardtable_test_{os.getpid()}_{next(_names)}")
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.db'}"
+
+
+@pytest.fixture
+def server(db_url: str, tmp_path: Path) -> Iterator[Server]:
+    running = Server(db_url, tmp_path, "--ws-rate", "200").start()
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -1,0 +1,270 @@
+"""The protocol end to end: a real server process, real HTTP and WebSocket clients,
+SQLite and PostgreSQL (docs/server.md)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import httpx
+import pytest
+
+from cardtable import records
+from tests.server.conftest import Client, Server, play_all
+
+pytestmark = pytest.mark.slow
+
+GAMES = {
+    # game: (options, seats)
+    "sequence": ({}, [{"kind": "person"}, {"kind": "person"},
+                      {"kind": "bot", "bot": "heuristic"}]),
+    "drawbridge": ({"target": 1}, [{"kind": "person"}, {"kind": "person"}]),
+    "threethirteen": ({}, [{"kind": "person"}, {"kind": "bot", "bot": "random"},
+                           {"kind": "person"}]),
+}
+
+
+def watch(server: Server, table_id: str) -> tuple[Client, threading.Thread]:
+    """A spectator reading every message until the game is over."""
+    spectator = Client(server, table_id)
+
+    def run() -> None:
+        spectator.until("over", timeout=300)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return spectator, thread
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_whole_game_between_scripted_clients_and_bots(server: Server, game: str) -> None:
+    options, seats = GAMES[game]
+    table = server.create(game, seats, options)
+    persons = [n for n, s in enumerate(seats) if s["kind"] == "person"]
+    assert table["status"] == "waiting"
+    assert [i is not None for i in table["invites"]] == [s["kind"] == "person" for s in seats]
+    assert table["invites"][persons[0]].endswith(f"/t/{table['id']}?seat={persons[0]}")
+    lobby = server.get("/api/tables").json()["tables"]
+    assert table["id"] in [t["id"] for t in lobby]
+    spectator, watching = watch(server, table["id"])
+    tokens = {n: server.take(table["id"], n, f"P{n}") for n in persons}
+    assert server.get(f"/api/tables/{table['id']}").json()["status"] == "playing"
+    played = play_all(server, table, tokens, seed=7)
+    watching.join()
+
+    summary = server.get(f"/api/tables/{table['id']}").json()
+    assert summary["status"] == "over" and isinstance(summary["seed"], int)
+    record = records.from_json(server.get(f"/api/tables/{table['id']}/record").json())
+    final = records.replay(record)          # the record replays to its result
+    assert record.seed == summary["seed"] and final.is_terminal
+    assert len(record.actions) == summary["version"]
+    # the spectator saw every move once, in order, and the result
+    events = [m for m in spectator.messages if m["type"] == "event"]
+    assert [e["version"] for e in events] == list(range(1, summary["version"] + 1))
+    assert [(e["seat"], e["move"]) for e in events] == record.actions
+    over = spectator.messages[-1]
+    assert over["type"] == "over" and over["seed"] == record.seed
+    assert over["winners"] == list(final.winners)
+    # each player's moves were acknowledged exactly once, at their version
+    for seat, (client, acked) in played.items():
+        assert acked == sorted(set(acked))
+        assert all(record.actions[v - 1][0] == seat for v in acked)
+        assert {v for v, (s, _) in enumerate(record.actions, 1) if s == seat} == set(acked)
+        client.send({"type": "move", "move": "x", "version": summary["version"]})
+        assert client.until("error")["code"] == "move/game-over"
+        client.close()
+    spectator.close()
+    pbn = server.get(f"/api/tables/{table['id']}/record?format=pbn")
+    if game == "drawbridge":
+        assert pbn.status_code == 200 and '[Contract "' in pbn.text
+    else:
+        assert pbn.json()["error"]["code"] == "record/no-pbn"
+
+
+def move_once(client: Client) -> int:
+    """Wait for this seat's turn, play its first legal move; the acknowledged version."""
+    while True:
+        view = client.view
+        if view.get("legal") and view["version"] == client.version:
+            client.send({"type": "move", "move": view["legal"][0], "version": view["version"]})
+            return int(client.until("event", version=view["version"] + 1)["version"])
+        client.recv()
+
+
+def test_a_reconnect_mid_game_gets_the_missed_events_and_plays_on(server: Server) -> None:
+    table = server.create("sequence", [{"kind": "person"}, {"kind": "person"},
+                                       {"kind": "bot", "bot": "random"}])
+    tokens = {n: server.take(table["id"], n) for n in (0, 1)}
+    ann = Client(server, table["id"], tokens[0])
+    ben = Client(server, table["id"], tokens[1])
+
+    def to_act() -> tuple[int, int]:
+        summary = server.get(f"/api/tables/{table['id']}").json()
+        return summary["to_act"], summary["version"]
+
+    while True:                     # until seat 0 has moved
+        seat, version = to_act()
+        if seat == 0:
+            mine = move_once(ann)
+            break
+        if seat == 1:
+            move_once(ben)
+    ann.close()
+    assert ben.until("presence", connected=[False, True, True])
+    while True:                     # the others play on until it is seat 0's turn again
+        seat, version = to_act()
+        if seat == 0 and version > mine:
+            break
+        if seat == 1:
+            move_once(ben)
+    back = Client(server, table["id"], tokens[0], since=mine)
+    welcome = back.recv()
+    assert welcome["type"] == "welcome" and welcome["version"] == version
+    assert welcome["seat"] == 0 and welcome["view"]["legal"]
+    missed = [back.recv() for _ in range(version - mine)]
+    assert [(m["type"], m["version"]) for m in missed] == [
+        ("event", v) for v in range(mine + 1, version + 1)]
+    assert all("view" not in m for m in missed[:-1]) and missed[-1]["view"] == welcome["view"]
+    assert ben.until("presence", connected=[True, True, True])
+    # a move resent after the reconnect with its old version is refused, never applied twice
+    back.send({"type": "move", "move": welcome["view"]["legal"][0], "version": mine - 1})
+    assert back.until("error")["code"] == "move/stale"
+    back.close()
+    ben.close()
+    play_all(server, table, tokens, seed=3)
+
+
+def test_hints_and_pings(server: Server) -> None:
+    table = server.create("sequence", [{"kind": "person"}, {"kind": "bot", "bot": "random"}])
+    token = server.take(table["id"], 0)
+    client = Client(server, table["id"], token)
+    welcome = client.until("welcome")
+    client.send({"type": "ping"})
+    assert client.until("pong")
+    client.send({"type": "hint"})
+    hint = client.until("hint", timeout=120)
+    assert hint["move"] in welcome["view"]["legal"] and 0 <= hint["win_probability"] <= 1
+    spectator = Client(server, table["id"])
+    spectator.send({"type": "hint"})
+    assert spectator.until("error")["code"] == "auth/bad-token"
+
+
+def test_a_bot_takes_over_an_away_seat_and_hands_it_back(server: Server) -> None:
+    table = server.create("sequence", [{"kind": "person"}, {"kind": "person"}],
+                          takeover_after=1)
+    tokens = {n: server.take(table["id"], n) for n in (0, 1)}
+    spectator = Client(server, table["id"])
+    # nobody connects: after a second, bots play both seats
+    spectator.until("event", timeout=30, version=4)
+    person = Client(server, table["id"], tokens[0])
+    person.until("welcome")
+    # seat 0 is back: a bot no longer moves for it; seat 1 is still away
+    first = move_once(person)
+    assert move_once(person) == first + 2    # seat 1's bot moved in between, not seat 0's
+    summary = server.get(f"/api/tables/{table['id']}").json()
+    assert [s["bot_playing"] for s in summary["seats"]] == [False, True]
+
+
+def ws_error(server: Server, table_id: str, token: str | None = None) -> dict[str, Any]:
+    client = Client(server, table_id, token)
+    message = client.recv()
+    client.close()
+    return message
+
+
+def test_every_refusal_has_its_code(server: Server) -> None:
+    def code(answer: httpx.Response, status: int) -> str:
+        assert answer.status_code == status, answer.text
+        error = answer.json()["error"]
+        assert error["message"]
+        return str(error["code"])
+
+    person = {"kind": "person"}
+    bot = {"kind": "bot", "bot": "random"}
+    # options/bad
+    for body in ({"game": "chess", "seats": [person, person]},
+                 {"game": "sequence", "seats": [person] * 5},
+                 {"game": "sequence", "options": {"teams": 9}, "seats": [person, person]},
+                 {"game": "sequence", "options": {"colour": 1}, "seats": [person, person]},
+                 {"game": "sequence", "seats": [person, {"kind": "bot", "bot": "oracle"}]},
+                 {"game": "sequence", "seats": [person, {**bot, "settings": {"x": 1}}]},
+                 {"game": "sequence", "seats": [person, person], "takeover_after": -1},
+                 {"game": "sequence", "seats": "two"}):
+        assert code(server.post("/api/tables", body), 422) == "options/bad", body
+    bots = server.create("sequence", [person, bot])
+    assert code(server.post(f"/api/tables/{bots['id']}/seats/1", {"name": "A"}), 404) == \
+        "seat/not-found"
+    table = server.create("sequence", [person, person])
+    tid = table["id"]
+    # table/not-found, seat/not-found, seat/taken
+    assert code(server.get("/api/tables/nope"), 404) == "table/not-found"
+    assert ws_error(server, "nope")["code"] == "table/not-found"
+    assert code(server.post(f"/api/tables/{tid}/seats/7", {"name": "A"}), 404) == \
+        "seat/not-found"
+    tokens = [server.take(tid, 0, "Ann")]
+    assert code(server.post(f"/api/tables/{tid}/seats/0", {"name": "B"}), 409) == "seat/taken"
+    # table/not-over
+    assert code(server.get(f"/api/tables/{tid}/record"), 409) == "table/not-over"
+    # auth/bad-token: WebSocket, leaving, spectators moving
+    assert ws_error(server, tid, "forged")["code"] == "auth/bad-token"
+    leave = httpx.delete(f"{server.base}/api/tables/{tid}/seats/0",
+                         headers={"Authorization": "Bearer forged"})
+    assert code(leave, 401) == "auth/bad-token"
+    spectator = Client(server, tid)
+    spectator.until("welcome")
+    spectator.send({"type": "move", "move": "7H c4", "version": 0})
+    assert spectator.until("error")["code"] == "auth/bad-token"
+    # table/waiting: seat 1 is free
+    ann = Client(server, tid, tokens[0])
+    ann.until("welcome")
+    ann.send({"type": "move", "move": "7H c4", "version": 0})
+    assert ann.until("error")["code"] == "table/waiting"
+    tokens.append(server.take(tid, 1, "Ben"))
+    ben = Client(server, tid, tokens[1])
+    ben.until("welcome")
+    ann.until("presence", connected=[True, True])
+    first = server.get(f"/api/tables/{tid}").json()["to_act"]
+    actor, idle = (ann, ben) if first == 0 else (ben, ann)
+    legal = actor.view["legal"]
+    assert "legal" not in idle.view
+    # move/not-your-turn, move/stale, move/illegal, message/bad, message/too-large
+    idle.send({"type": "move", "move": legal[0], "version": 0})
+    assert idle.until("error")["code"] == "move/not-your-turn"
+    actor.send({"type": "move", "move": legal[0], "version": 3})
+    assert actor.until("error")["code"] == "move/stale"
+    actor.send({"type": "move", "move": "ZZ zz", "version": 0})
+    error = actor.until("error")
+    assert error["code"] == "move/illegal" and "ZZ" in error["message"]
+    for bad in ("not json", "[1, 2]", json.dumps({"type": "dance"}),
+                json.dumps({"type": "move", "move": 7, "version": 0}),
+                json.dumps({"type": "move", "move": "7H c4"})):
+        actor.send(bad)
+        assert actor.until("error")["code"] == "message/bad", bad
+    actor.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
+    assert actor.until("error")["code"] == "message/too-large"
+    big = httpx.post(f"{server.base}/api/tables", content=b"{" + b" " * 20000 + b"}",
+                     headers={"content-type": "application/json"})
+    assert code(big, 413) == "message/too-large"
+    assert code(server.post("/api/tables", None), 422) == "options/bad"
+    # the table goes on: a legal move is accepted after all that
+    actor.send({"type": "move", "move": legal[0], "version": 0})
+    assert actor.until("event", version=1)["seat"] == first
+    ann, ben_token = actor, tokens[1]
+    # limit/rate: a burst of pings over the limit
+    for _ in range(600):
+        ann.send({"type": "ping"})
+    assert ann.until("error", code="limit/rate")
+    codes = set()
+    with httpx.Client(base_url=server.base) as http:
+        for _ in range(300):
+            codes.add(http.post("/api/tables", json={"game": "nope"}).json()["error"]["code"])
+    assert "limit/rate" in codes
+    # leaving frees the seat; the old token is refused from then on
+    left = httpx.delete(f"{server.base}/api/tables/{tid}/seats/1",
+                        headers={"Authorization": f"Bearer {ben_token}"})
+    assert left.status_code == 200, left.text
+    assert ws_error(server, tid, ben_token)["code"] == "auth/bad-token"
+    # HTTP oddities answer in the same format
+    assert code(server.get("/api/nothing"), 404) == "http/not-found"
+    assert code(httpx.put(f"{server.base}/api/tables"), 405) == "http/method"

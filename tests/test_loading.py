@@ -1,0 +1,340 @@
+"""Loading refuses what it cannot trust: every bad or self-contradicting save is a
+PositionError, and whatever loads plays on by the rules.
+
+The fuzz test mutates saved states field by field (type swaps, nulls, numbers out of
+range, lists cut short or lengthened, values taken from other fields) for every game at
+several points of a game; the cases found by hand are kept as data below.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cardtable
+from cardtable import IllegalActionError, PositionError, State
+from tests.conformance import check_illegal_inputs, check_views, roundtrip
+
+# ---------------------------------------------------------------- saves to mutate
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("drawbridge", {"target": 40, "undertricks": True}),
+    ("drawbridge", {"target": 300, "follow_suit_in_draw": True, "show_stock_top": True}),
+    ("sequence", {}),
+    ("sequence", {"players": 3}),
+    ("sequence", {"players": 4, "max_turns": 60}),
+    ("threethirteen", {}),
+    ("threethirteen", {"players": 3, "aces": "both"}),
+]
+# the points of a game to save at: moves made from the deal (-1: the end of the game)
+POINTS = (0, 1, 9, 30, 120, 400, 1500, -1)
+
+
+def play_to(game: cardtable.Game, seed: int, moves: int) -> State:
+    state = game.deal(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal and (moves < 0 or len(state.history) < moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def interesting(state: State) -> bool:
+    """A moment the fuzz should see at least once: someone out, a reshuffle, an auction."""
+    d = state.to_dict()
+    return bool(d.get("went_out") is not None or d.get("reshuffled")
+                or (d.get("deal") and d["deal"]["actions"][26:27]))
+
+
+@cache
+def saves() -> list[dict[str, Any]]:
+    out = []
+    for name, options in CONFIGS:
+        game = cardtable.new_game(name, **options)
+        for k, moves in enumerate(POINTS):
+            out.append(play_to(game, 100 + k, moves).to_dict())
+        # states just after something interesting happened
+        state = game.deal(seed=7)
+        rng = random.Random(7)
+        found = 0
+        while not state.is_terminal and found < 3:
+            state.apply(rng.choice(state.legal_actions()))
+            if interesting(state) and rng.random() < 0.05:
+                out.append(state.to_dict())
+                found += 1
+    return [json.loads(json.dumps(d)) for d in out]
+
+
+# ---------------------------------------------------------------- playing on by the rules
+
+
+def plays_on_by_the_rules(state: State, max_steps: int = 400, heavy_every: int = 40) -> None:
+    """A random playout from a loaded state, checking the conformance invariants."""
+    rng = random.Random(len(state.history))
+    n = state.game.num_players
+    cards = Counter(state._all_cards())
+    assert all(k <= state.game.decks for k in cards.values()), "a card more often than the decks"
+    assert roundtrip(state).to_dict() == state.to_dict(), "the loaded state does not save alike"
+    steps = 0
+    while not state.is_terminal and steps < max_steps:
+        legal = state.legal_actions()
+        assert legal, "no legal action before the end"
+        assert len({a.id for a in legal}) == len(legal)
+        seat = state.current_player
+        assert seat is not None and 0 <= seat < n
+        assert Counter(state._all_cards()) == cards, "a card is lost or duplicated"
+        assert len(state.scores) == n and state.winners == []
+        if steps % heavy_every == 0:
+            check_views(state, rng, resamples=1)
+            check_illegal_inputs(state, rng)
+            saved = roundtrip(state)
+            assert saved.to_dict() == state.to_dict()
+        state.apply(rng.choice(legal))
+        steps += 1
+    if state.is_terminal:
+        assert state.legal_actions() == [] and state.current_player is None
+        winners = state.winners
+        assert all(0 <= s < n for s in winners)
+        assert state.returns() == [
+            (1.0 if s in winners else -1.0) if winners else 0.0 for s in range(n)]
+        check_views(state, rng, resamples=1)
+        with pytest.raises(IllegalActionError):
+            state.apply(0)
+    assert Counter(state._all_cards()) == cards
+
+
+def load_or_refuse(data: Any) -> State | None:
+    """The loaded state, or None when refused with a PositionError (anything else fails)."""
+    try:
+        return cardtable.state_from_dict(data)
+    except PositionError as exc:
+        assert str(exc), "a PositionError must say what is wrong"
+        return None
+
+
+# ---------------------------------------------------------------- mutations
+
+Path = tuple[Any, ...]
+
+
+def paths(value: Any, prefix: Path = ()) -> list[Path]:
+    """Every place in a saved state, the root excluded."""
+    out: list[Path] = []
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return out
+    for key, item in items:
+        out.append((*prefix, key))
+        out += paths(item, (*prefix, key))
+    return out
+
+
+def get(data: Any, path: Path) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def put(data: Any, path: Path, value: Any) -> None:
+    get(data, path[:-1])[path[-1]] = value
+
+
+ODD_VALUES: list[Any] = [None, True, False, 0, 1, -1, 2, 7, 1.5, 10**6, 2**32, -(2**40), "",
+                         "x", "AS", "pass", [], [None], {}, {"x": 1}]
+
+
+@st.composite
+def mutated_save(draw: st.DrawFn) -> dict[str, Any]:
+    original = draw(st.sampled_from(saves()))
+    data = copy.deepcopy(original)
+    for _ in range(draw(st.integers(1, 2))):
+        mutate(draw, data)
+    return data
+
+
+def mutate(draw: st.DrawFn, data: dict[str, Any]) -> None:
+    everywhere = paths(data)
+    # pick a top-level field first, so that the many words of the generator state and the
+    # long history do not crowd out the small fields
+    top = draw(st.sampled_from(sorted(data)))
+    inside = [p for p in everywhere if p[0] == top]
+    path = draw(st.sampled_from(inside))
+    old = get(data, path)
+    kind = draw(st.sampled_from(["odd", "number", "shorter", "longer", "other", "swap",
+                                 "delete"]))
+    if kind == "odd":
+        put(data, path, draw(st.sampled_from(ODD_VALUES)))
+    elif kind == "number" and isinstance(old, int) and not isinstance(old, bool):
+        put(data, path, old + draw(st.sampled_from([-2, -1, 1, 2, 13, -old - 1])))
+    elif kind == "shorter" and isinstance(old, list) and old:
+        del old[draw(st.integers(0, len(old) - 1))]
+    elif kind == "longer" and isinstance(old, list) and old:
+        old.insert(draw(st.integers(0, len(old))), copy.deepcopy(draw(st.sampled_from(old))))
+    elif kind == "other":
+        put(data, path, copy.deepcopy(get(data, draw(st.sampled_from(everywhere)))))
+    elif kind == "swap" and isinstance(old, list) and len(old) > 1:
+        i = draw(st.integers(0, len(old) - 1))
+        j = draw(st.integers(0, len(old) - 1))
+        old[i], old[j] = old[j], old[i]
+    elif kind == "delete" and isinstance(get(data, path[:-1]), dict):
+        del get(data, path[:-1])[path[-1]]
+    else:
+        put(data, path, draw(st.sampled_from(ODD_VALUES)))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_save())
+def test_a_mutated_save_is_refused_or_plays_on_by_the_rules(data: dict[str, Any]) -> None:
+    state = load_or_refuse(data)
+    if state is not None:
+        plays_on_by_the_rules(state)
+
+
+@pytest.mark.parametrize("index", range(len(saves())))
+def test_every_unmutated_save_loads_and_plays_on(index: int) -> None:
+    state = load_or_refuse(copy.deepcopy(saves()[index]))
+    assert state is not None
+    plays_on_by_the_rules(state)
+
+
+# ---------------------------------------------------------------- the bad saves found by hand
+
+
+@cache
+def saved_at(name: str, moves: int, seed: int = 3, **options: Any) -> dict[str, Any]:
+    state = play_to(cardtable.new_game(name, **options), seed, moves)
+    return json.loads(json.dumps(state.to_dict()))
+
+
+@cache
+def saved_when(name: str, what: str) -> dict[str, Any]:
+    """A save at a moment a case needs: ``out`` (Three Thirteen, someone went out),
+    ``reshuffled`` (Three Thirteen), ``records`` (Draw Bridge, two deals finished, in the
+    draw phase of the third), ``won`` (Sequence, a team won)."""
+    options = {"target": 10_000, "undertricks": True} if name == "drawbridge" else {}
+    state = cardtable.new_game(name, **options).deal(seed=11)
+    rng = random.Random(11)
+    while True:
+        d = state.to_dict()
+        if what == "out" and d["went_out"] is not None and d["turns_left"]:
+            return d
+        if what == "reshuffled" and d["reshuffled"] and d["drawn"][0] and not d["went_out"]:
+            return d
+        if what == "records" and len(d["records"]) == 2 and len(d["deal"]["actions"]) == 3:
+            return d
+        if what == "won" and state.is_terminal:
+            return d
+        assert not state.is_terminal, f"no {what} in this game"
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def negative_word(d: dict[str, Any]) -> None:
+    d["rng"][1][5] = -1
+
+
+def set_(path: Path, value: Any) -> Any:
+    return lambda d: put(d, path, value)
+
+
+BAD_SAVES: list[tuple[str, Any, str]] = [
+    # (where the save comes from, the change, what the PositionError says)
+    ("threethirteen 5", set_(("hands",), None), "hands must be"),
+    ("threethirteen 5", set_(("taken",), None), "taken must be"),
+    ("threethirteen 5", set_(("drawn",), None), "drawn must be"),
+    ("threethirteen 5", set_(("hands", 0), None), r"hands\[0\] must be"),
+    ("threethirteen out", set_(("out_melds",), 1.5), "out_melds"),
+    ("threethirteen out", set_(("out_melds", 0), 1.5), "out_melds"),
+    ("threethirteen 5", negative_word, "rng"),
+    ("sequence 5", negative_word, "rng"),
+    ("drawbridge 5", negative_word, "rng"),
+    ("sequence 5", set_(("rng", 1, 624), 625), "rng"),
+    ("sequence 5", set_(("rng", 1, 3), 2**32), "rng"),
+    ("sequence 5", set_(("rng", 0), 2), "rng"),
+    ("sequence 5", set_(("rng", 1), [0] * 10), "rng"),
+    ("sequence 5", set_(("rng", 2), "x"), "rng"),
+    ("sequence 5", set_(("rng",), None), "rng"),
+    ("sequence 5", set_(("winning_team",), 0), "winning_team is set, but the game is not over"),
+    ("sequence 5", set_(("over",), True), "over: the game has no winner"),
+    ("sequence 5", set_(("over",), 1), "over must be true or false"),
+    ("sequence 5", set_(("exchanged",), "yes"), "exchanged must be true or false"),
+    ("sequence 5", set_(("passes",), 2), "passes=2 is not allowed|over must be true"),
+    ("sequence 5", set_(("passes",), 3), "passes=3 is not allowed"),
+    ("sequence won", set_(("winning_team",), None), "over: the game has no winner"),
+    ("sequence won", set_(("over",), False), "already has enough sequences to win"),
+    ("sequence won", lambda d: d.update(over=False, winning_team=None),
+     "already has enough sequences to win"),
+    ("sequence won", lambda d: d["hands"][d["current"]].append(d["deck"].pop()),
+     "the winner's last card is played without a draw"),
+    ("threethirteen 5", set_(("over",), True), "over: the match ends only after round 11"),
+    ("threethirteen 5", set_(("went_out",), 0), "went_out: seat 0's hand does not split"),
+    ("threethirteen out", lambda d: d.__setitem__("went_out", 1 - d["went_out"]),
+     "hand does not split into the melds"),
+    ("threethirteen out", lambda d: d["out_melds"].pop(), "does not split into the melds"),
+    ("threethirteen 5", set_(("turns_left",), 1), "turns_left need a player who went out"),
+    ("threethirteen out", set_(("turns_left",), 0), "turns_left must be 1..1"),
+    ("threethirteen out", lambda d: d.__setitem__("out_melds", None),
+     "does not split into the melds"),
+    ("threethirteen 5", set_(("reshuffled",), True), "not the reshuffled pile"),
+    ("threethirteen 5", set_(("reshuffle_pile",), ["AS"]), "must be empty before"),
+    ("threethirteen reshuffled", lambda d: d["drawn"][0].pop(), "not the reshuffled pile"),
+    ("threethirteen reshuffled", set_(("reshuffled",), False), "must be empty before"),
+    ("threethirteen 5", set_(("last_round",), {"round": 1, "went_out": None, "scores": [0, 0],
+                                               "melds_shown": [{"melds": [], "deadwood": [],
+                                                                "penalty": 0}] * 2}),
+     "last_round: round 1 is not the one before round 1"),
+    ("threethirteen 5", set_(("round_start",), 99), "round_start lies beyond"),
+    ("drawbridge 5", set_(("deal", "number"), 7), "deal number 7 needs the records"),
+    ("drawbridge records", lambda d: d["records"].pop(), "deal number 3 needs the records"),
+    ("drawbridge records", lambda d: d["records"].reverse(), "stands where deal 1 belongs"),
+    ("drawbridge records", lambda d: d["records"][1].__setitem__("dealer",
+                                                                d["records"][0]["dealer"]),
+     "record of deal 2: KH: you do not hold KH"),
+    ("drawbridge records", lambda d: d["deal"].__setitem__("dealer", d["records"][1]["dealer"]),
+     "the deal alternates"),
+    ("drawbridge records", set_(("deal", "scores"), [0, 0]), "less than the .* its finished "
+                                                             "deals earned"),
+    ("drawbridge records", lambda d: d["records"][0]["play"].reverse(), "record of deal 1"),
+    ("drawbridge records", lambda d: d["records"][0]["play"].append("2C"),
+     "record of deal 1: 2C comes after the end of the deal"),
+    ("drawbridge records", lambda d: d["records"][0]["auction"].append("pass"),
+     "record of deal 1: pass: this is the play phase"),
+    ("drawbridge records", lambda d: d["records"][0]["auction"].pop(0),
+     "record of deal 1: 7S: you may double only|record of deal 1"),
+    ("drawbridge records", lambda d: d["records"][0]["play"].pop(), "do not finish the deal"),
+    ("drawbridge records", lambda d: d["records"][0].__setitem__("declarer_tricks", 14),
+     "declarer_tricks 14 does not follow"),
+    ("drawbridge records", lambda d: d["history"].pop(),
+     "history does not end with the current deal's actions"),
+    ("drawbridge records", lambda d: d["history"][-1].__setitem__(0, 1 - d["history"][-1][0]),
+     "history does not end with the current deal's actions"),
+    ("drawbridge 5", set_(("records",), None), "'records' must be the list"),
+    ("drawbridge 5", set_(("deal",), []), "'deal' must be the current deal"),
+]
+
+
+def source(where: str) -> dict[str, Any]:
+    name, point = where.split()
+    if point.isdigit():
+        return saved_at(name, int(point))
+    return saved_when(name, point)
+
+
+@pytest.mark.parametrize(("where", "change", "message"), BAD_SAVES,
+                         ids=[f"{w}-{m[:30]}" for w, _, m in BAD_SAVES])
+def test_a_bad_save_is_refused_saying_what_is_wrong(where: str, change: Any,
+                                                    message: str) -> None:
+    data = copy.deepcopy(source(where))
+    assert load_or_refuse(copy.deepcopy(data)) is not None, "the unchanged save must load"
+    change(data)
+    with pytest.raises(PositionError, match=message):
+        cardtable.state_from_dict(data)

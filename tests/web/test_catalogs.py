@@ -1,0 +1,96 @@
+"""The web page's message catalogs (English and Khmer) and the routes it adds to the server."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("babel")
+
+from cardtable.sequence import BOARD  # noqa: E402
+from cardtable.web import STATIC_DIR, arrange_json, catalogs, rules_json  # noqa: E402
+
+KHMER = re.compile("[\u1780-\u17ff]")
+PLACEHOLDER = re.compile(r"\{\w+\}")
+
+
+def needed() -> dict[str, list[tuple[str, int]]]:
+    return {**catalogs.js_messages(), **catalogs.declaration_messages()}
+
+
+def test_the_scripts_have_messages() -> None:
+    found = catalogs.js_messages()
+    assert len(found) > 100
+    assert "Your turn" in found and "Hint" in found
+
+
+def test_no_message_of_the_page_is_untranslated_in_khmer() -> None:
+    km = {m.id: m for m in catalogs.read("km") if m.id}
+    missing = [msg for msg in needed() if msg not in km or not km[msg].string or km[msg].fuzzy]
+    assert not missing, f"untranslated in km/LC_MESSAGES/web.po: {missing}"
+    for msg in needed():
+        text = km[msg].string
+        assert KHMER.search(text), f"{msg!r} -> {text!r} has no Khmer letter"
+        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(msg)), msg
+
+
+def test_the_compiled_catalog_is_current() -> None:
+    shipped = (STATIC_DIR / "i18n" / "km.json").read_text(encoding="utf-8")
+    assert shipped == catalogs.compiled_text("km"), (
+        "run: python -m cardtable.web.catalogs compile")
+    assert set(needed()) <= set(json.loads(shipped))
+
+
+def test_the_page_board_is_the_game_board() -> None:
+    text = (STATIC_DIR / "js" / "sequence.js").read_text(encoding="utf-8")
+    rows = re.findall(r'^  "((?:[0-9AKQJTX][SHDCX] ?){10})",$', text, re.M)
+    assert [tuple(r.split()) for r in rows] == [tuple(r) for r in BOARD]
+
+
+def test_the_static_files_ship() -> None:
+    for name in ("index.html", "app.css", "js/app.js", "fonts/NotoSansKhmer-Regular.ttf",
+                 "fonts/OFL.txt", "i18n/km.json"):
+        assert (STATIC_DIR / name).is_file(), name
+    assert "SIL OPEN FONT LICENSE" in (STATIC_DIR / "fonts" / "OFL.txt").read_text()
+
+
+def test_arrange_splits_a_three_thirteen_hand() -> None:
+    got = arrange_json("5H,6H,KS,9C,9D", "11")
+    assert got == {"melds": [["9D", "9C", "KS"]], "deadwood": ["5H", "6H"], "penalty": 11}
+    # round 3 (fives wild): discarding the king leaves two melds, so it goes out
+    got = arrange_json("5H,6H,7H,9C,9D,9S,KD", "3", going_out="true")
+    assert got["penalty"] == 10 and got["going_out"] == ["KD"]
+    with pytest.raises(ValueError, match="round"):
+        arrange_json("5H", "twelve")
+    with pytest.raises(ValueError):
+        arrange_json("5H,ZZ", "3")
+
+
+def test_the_rules_in_both_languages() -> None:
+    en = rules_json("sequence", "en")["markdown"]
+    km = rules_json("sequence", "km")["markdown"]
+    assert en.startswith("## Common terms") and "## 2. Sequence" in en
+    assert km.startswith("## ពាក្យទូទៅ") and "## 2. Sequence" in km
+    assert "## 1. Draw Bridge" not in km
+    with pytest.raises(ValueError, match="lang"):
+        rules_json("sequence", "fr")
+
+
+def test_the_khmer_rule_book_follows_the_english_one() -> None:
+    data = Path(catalogs.HERE.parent / "data")
+    en = (data / "RULES.md").read_text(encoding="utf-8")
+    km = (data / "RULES.km.md").read_text(encoding="utf-8")
+    numbers = re.compile(r"^(\d+\.\d+)\b", re.M)
+    assert numbers.findall(km) == numbers.findall(en)
+    assert len(KHMER.findall(km)) > 3000
+
+
+def test_cardtable_rules_in_khmer() -> None:
+    out = subprocess.run([sys.executable, "-m", "cardtable", "rules", "threethirteen", "--lang",
+                          "km", "--plain"], capture_output=True, text=True, check=True).stdout
+    assert "ពាក្យទូទៅ" in out and "## 3. Three Thirteen" in out

@@ -41,3 +41,16 @@ def test_arena_bench_reports_games_per_second_and_the_same_results() -> None:
     assert report["games"] == 4 and report["plain_games_per_s"] > 0
     assert [(r["executor"], r["workers"]) for r in report["runs"]] == [("local", 1), ("local", 2)]
     assert all(r["same_results"] and r["games_per_s"] > 0 for r in report["runs"])
+
+
+def test_views_reports_flat_view_times() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "views.py"), "--moves", "10", "300", "--window", "10",
+         "--repeats", "2", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    marks = report["marks"]
+    assert [m["move"] for m in marks] == [10, 300]
+    assert marks[0]["view_ratio"] == 1.0
+    for m in marks:
+        assert m["view_us"] > 0 and m["observation_us"] > 0 and m["view_with_history_us"] > 0

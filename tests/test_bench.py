@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import cardtable
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -54,3 +58,15 @@ def test_views_reports_flat_view_times() -> None:
     assert marks[0]["view_ratio"] == 1.0
     for m in marks:
         assert m["view_us"] > 0 and m["observation_us"] > 0 and m["view_with_history_us"] > 0
+
+
+@pytest.mark.slow
+def test_replay_bench_times_the_first_screen(tmp_path: Path) -> None:
+    from cardtable import records
+
+    state = cardtable.new_game("sequence").deal(seed=1)
+    state.apply(state.legal_actions()[0])
+    path = records.save(records.record_of(state), tmp_path / "g.json")
+    out = subprocess.run([sys.executable, str(BENCH / "replay.py"), "--runs", "1", str(path)],
+                         capture_output=True, text=True, check=True, timeout=300)
+    assert "baseline" in out.stdout and "g.json: 1 actions, first screen in" in out.stdout

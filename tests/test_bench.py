@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import cardtable
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -78,3 +80,15 @@ def test_playouts_against_another_tree_reports_a_ratio() -> None:
         capture_output=True, text=True, check=True, timeout=300)
     row = json.loads(out.stdout)
     assert row["steps_per_s"] > 0 and row["against_steps_per_s"] > 0 and row["ratio"] > 0
+
+
+@pytest.mark.slow
+def test_replay_bench_times_the_first_screen(tmp_path: Path) -> None:
+    from cardtable import records
+
+    state = cardtable.new_game("sequence").deal(seed=1)
+    state.apply(state.legal_actions()[0])
+    path = records.save(records.record_of(state), tmp_path / "g.json")
+    out = subprocess.run([sys.executable, str(BENCH / "replay.py"), "--runs", "1", str(path)],
+                         capture_output=True, text=True, check=True, timeout=300)
+    assert "baseline" in out.stdout and "g.json: 1 actions, first screen in" in out.stdout

@@ -72,11 +72,6 @@ class Seat:
         return cls("person" if seat.kind == "human" else "bot", seat.name)
 
 
-def _bare_view(state: State, seat: int | None) -> dict[str, Any]:
-    """``state.view(seat)`` without the history (its cost does not grow with the game)."""
-    return state.view(seat, history=False)
-
-
 def _deal_of(view: dict[str, Any]) -> tuple[Any, Any]:
     """Which deal (Draw Bridge) or round (Three Thirteen) a view shows: a new one deals
     every hand afresh."""
@@ -355,7 +350,7 @@ class Table:
     def _seat_view(self, seat: int | None) -> dict[str, Any]:
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = _bare_view(self.state, seat)
+            view = self._views[seat] = self.state.view(seat, history=False)
         return view
 
     def _track(self, seat: int) -> None:
@@ -364,11 +359,11 @@ class Table:
             return
         self._cards[seat] = {}
         state = self.start_state()
-        view = _bare_view(state, seat)
+        view = state.view(seat, history=False)
         self._hands[seat] = Counter(view["hand"]), _deal_of(view)
         for number, (mover, move) in enumerate(self.moves, 1):
             state.apply(move)
-            self._note_cards(seat, number, mover, move, _bare_view(state, seat))
+            self._note_cards(seat, number, mover, move, state.view(seat, history=False))
 
     def _note_cards(self, seat: int, version: int, mover: int, move: str,
                     view: dict[str, Any]) -> None:

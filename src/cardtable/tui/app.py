@@ -268,7 +268,11 @@ class TableApp(App[str]):
         if not self.pane.player_names:
             self.pane.seat_up([self.seat_name(s) for s in range(len(self.seats))],
                               dict(state.game.options))
-        view = state.view(viewer)
+        # no history (the log shows the moves): a view then costs the same all game long;
+        # the panes mark the last move
+        view = state.view(viewer, history=False)
+        view["last_move"] = ([state.history[-1][0], state.history[-1][1].notation]
+                             if state.history else None)
         legal = [str(a) for a in state.legal_actions()] if active else []
         self.pane.show(view, legal, active)
         self.suggester.moves = legal

@@ -63,14 +63,26 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
 
 
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST, retried when a kept-alive connection was closed under it."""
+    for attempt in range(5):
+        try:
+            answer = await http.post(path, json=body)
+            answer.raise_for_status()
+            out: dict[str, Any] = answer.json()
+            return out
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.1)
+    raise AssertionError("unreachable")
+
+
 async def new_seat(http: httpx.AsyncClient, game: str, bot: str) -> Seat:
     seats: list[dict[str, Any]] = [{"kind": "person"}, {"kind": "bot", "bot": bot}]
-    answer = await http.post("/api/tables", json={"game": game, "seats": seats})
-    answer.raise_for_status()
-    table = answer.json()["id"]
-    taken = await http.post(f"/api/tables/{table}/seats/0", json={"name": "bench"})
-    taken.raise_for_status()
-    return Seat(table, 0, taken.json()["token"], int(http.base_url.port or 0))
+    table = (await post(http, "/api/tables", {"game": game, "seats": seats}))["id"]
+    taken = await post(http, f"/api/tables/{table}/seats/0", {"name": "bench"})
+    return Seat(table, 0, taken["token"], int(http.base_url.port or 0))
 
 
 async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: float,

@@ -257,8 +257,19 @@ class Store:
         values: dict[str, Any] = {"version": version, "updated": now()}
         if result is not None:
             values.update(status="over", result=json.dumps(result))
-        done = conn.execute(tables.update().where(
-            tables.c.id == table_id, tables.c.version == version - 1).values(**values))
+        bump = tables.update().where(
+            tables.c.id == table_id, tables.c.version == version - 1).values(**values)
+        if conn.dialect.name == "postgresql":
+            # one round trip: the insert happens only if the version was bumped
+            bumped = bump.returning(tables.c.id).cte("bumped")
+            inserted = conn.execute(moves.insert().from_select(
+                ["table_id", "version", "seat", "notation"],
+                sa.select(bumped.c.id, sa.literal(version), sa.literal(seat),
+                          sa.literal(notation))).returning(moves.c.version)).first()
+            if inserted is None:
+                raise ConflictError(f"table {table_id} is not at version {version - 1}")
+            return
+        done = conn.execute(bump)
         if done.rowcount != 1:
             raise ConflictError(f"table {table_id} is not at version {version - 1}")
         conn.execute(moves.insert().values(table_id=table_id, version=version, seat=seat,

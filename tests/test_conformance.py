@@ -11,9 +11,10 @@ from tests.configs import CONFIGS, FEW, SHORT, playout_params
 from tests.conformance import check_playout
 
 
-@pytest.mark.parametrize(("name", "options", "seed"), playout_params())
-def test_random_playout_keeps_invariants(name: str, options: dict[str, Any], seed: int) -> None:
-    check_playout(cardtable.new_game(name, **options), seed)
+@pytest.mark.parametrize(("name", "options", "seed", "moves"), playout_params())
+def test_random_playout_keeps_invariants(name: str, options: dict[str, Any], seed: int,
+                                         moves: int) -> None:
+    check_playout(cardtable.new_game(name, **options), seed, max_steps=moves)
 
 
 @pytest.mark.parametrize("configs", [CONFIGS, SHORT, FEW], ids=["all", "short", "few"])

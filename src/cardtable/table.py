@@ -102,7 +102,8 @@ class BotJob:
     #: every move since the start, in notation
     moves: tuple[str, ...]
     seat: int
-    bot: str
+    #: the bot kind (cardtable.bots.KINDS) and its settings
+    kind: str
     settings: dict[str, Any]
     bot_seed: int
 
@@ -119,7 +120,7 @@ def run_bot_job(job: BotJob) -> str:
         state.apply(move)
     if state.current_player != job.seat:
         raise NotYourTurnError(f"seat {job.seat} is not to act after {len(job.moves)} moves")
-    return str(bots.make(job.bot, seed=job.bot_seed, **job.settings).choose(state))
+    return str(bots.make(job.kind, seed=job.bot_seed, **job.settings).choose(state))
 
 
 class Table:

@@ -55,3 +55,16 @@ def test_server_bench_plays_and_loses_nothing() -> None:
     assert report["clients"] == 3 and report["accepted_moves"] > 0
     assert report["lost"] == 0 and report["duplicated"] == 0 and not report["errors"]
     assert report["latency_ms_p99"] >= report["latency_ms_p50"] > 0
+
+
+def test_views_reports_flat_view_times() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "views.py"), "--moves", "10", "300", "--window", "10",
+         "--repeats", "2", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    marks = report["marks"]
+    assert [m["move"] for m in marks] == [10, 300]
+    assert marks[0]["view_ratio"] == 1.0
+    for m in marks:
+        assert m["view_us"] > 0 and m["observation_us"] > 0 and m["view_with_history_us"] > 0

@@ -17,7 +17,7 @@ from cardtable import records
 from cardtable.tui.app import Banner, MoveInput, PlayApp, ReplayApp
 from cardtable.tui.drawbridge import DrawBridgePane
 from cardtable.tui.look import spell
-from cardtable.tui.sequence import chip_mark
+from cardtable.tui.sequence import SequencePane, chip_mark
 from cardtable.tui.threethirteen import ThreeThirteenPane
 from tests.tui.driver import SIZE, message, new_app, screen_text, settle, type_move
 
@@ -39,6 +39,7 @@ def test_tab_keeps_the_focus_visible_and_never_traps_the_keys(tmp_path: Path) ->
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             pane = app.pane
+            assert isinstance(pane, SequencePane)
             assert app.focused is pane
             assert screen_text(app).splitlines()[1].startswith("▌")  # the table's gold bar
             for _ in range(6):

@@ -222,7 +222,7 @@ class DrawBridgeHeuristic:
         return "flat" if state.phase == "auction" else "ucb"  # type: ignore[attr-defined]
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
-        view = state.view(seat)
+        view = state.view(seat, history=False)
         legal = state.legal_actions()
         phase = view["phase"]
         if phase == "auction":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Footer, RichLog
@@ -334,3 +335,44 @@ def test_the_replay_footer_offers_only_its_own_keys() -> None:
     asyncio.run(run())
 
 
+
+
+def test_a_server_tables_hint_is_played_by_enter_and_leaves_after_a_move() -> None:
+    from cardtable.table import Seat as TableSeat
+    from cardtable.table import Table as GameTable
+    from cardtable.tui.remote import RemoteApp
+
+    table = GameTable.new(cardtable.new_game("sequence"),
+                          [TableSeat("person", "Tess", {}), TableSeat("bot", "random", {})],
+                          seed=5)
+    summary = {"game": "sequence", "options": dict(table.state.game.options),
+               "seats": [{"seat": 0, "kind": "person", "name": "Tess", "bot": None},
+                         {"seat": 1, "kind": "bot", "name": None, "bot": "random"}]}
+    sent: list[dict[str, Any]] = []
+
+    async def run() -> None:
+        app = RemoteApp("http://127.0.0.1:9", "T", 0, "token", summary)  # messages by hand
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        async def offline() -> None:
+            return None
+
+        app.send = send  # type: ignore[method-assign]
+        app.connection = offline  # type: ignore[method-assign]
+        async with app.run_test(size=SIZE) as pilot:
+            app.receive({"type": "welcome", "version": 0, "view": table.view(0)})
+            move = table.view(0)["legal"][-1]
+            app.receive({"type": "hint", "move": move, "win_probability": 0.5})
+            await pilot.pause()
+            assert "Enter plays it" in message(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert sent[-1]["type"] == "move" and sent[-1]["move"] == move
+            table.play(0, move)
+            app.receive({"type": "event", "version": 1, "seat": 0, "move": move,
+                         "view": table.view(0)})
+            await pilot.pause()
+            assert app.pane.hinted is None and "hint:" not in screen_text(app)
+    asyncio.run(run())

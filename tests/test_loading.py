@@ -20,22 +20,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable import IllegalActionError, PositionError, State
+from cardtable import IllegalActionError, PositionError, State, records
+from tests.configs import SHORT
 from tests.conformance import check_illegal_inputs, check_views, roundtrip
 
 # ---------------------------------------------------------------- saves to mutate
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("drawbridge", {"target": 40, "undertricks": True}),
-    ("drawbridge", {"target": 300, "follow_suit_in_draw": True, "show_stock_top": True}),
-    ("sequence", {}),
-    ("sequence", {"players": 3}),
-    ("sequence", {"players": 4, "max_turns": 60}),
-    ("threethirteen", {}),
-    ("threethirteen", {"players": 3, "aces": "both"}),
-]
+# the configurations whose random games end soon (tests/configs.py), so that saves of
+# finished games are among those mutated
+CONFIGS: list[tuple[str, dict[str, Any]]] = [(c.game, c.options) for c in SHORT]
 # the points of a game to save at: moves made from the deal (-1: the end of the game)
-POINTS = (0, 1, 9, 30, 120, 400, 1500, -1)
+POINTS = (0, 9, 120, 1500, -1)
 
 
 def play_to(game: cardtable.Game, seed: int, moves: int) -> State:
@@ -64,7 +59,7 @@ def saves() -> list[dict[str, Any]]:
         state = game.deal(seed=7)
         rng = random.Random(7)
         found = 0
-        while not state.is_terminal and found < 3:
+        while not state.is_terminal and found < 2:
             state.apply(rng.choice(state.legal_actions()))
             if interesting(state) and rng.random() < 0.05:
                 out.append(state.to_dict())
@@ -75,7 +70,7 @@ def saves() -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- playing on by the rules
 
 
-def plays_on_by_the_rules(state: State, max_steps: int = 400, heavy_every: int = 40) -> None:
+def plays_on_by_the_rules(state: State, max_steps: int = 300, heavy_every: int = 50) -> None:
     """A random playout from a loaded state, checking the conformance invariants."""
     rng = random.Random(len(state.history))
     n = state.game.num_players
@@ -155,15 +150,25 @@ ODD_VALUES: list[Any] = [None, True, False, 0, 1, -1, 2, 7, 1.5, 10**6, 2**32, -
 
 @st.composite
 def mutated_save(draw: st.DrawFn) -> dict[str, Any]:
-    original = draw(st.sampled_from(saves()))
-    data = copy.deepcopy(original)
+    data = copy.deepcopy(draw(st.sampled_from(saves())))
     for _ in range(draw(st.integers(1, 2))):
-        mutate(draw, data)
+        mutate(draw, data, saves())
     return data
 
 
-def mutate(draw: st.DrawFn, data: dict[str, Any]) -> None:
+def mutate(draw: st.DrawFn, data: dict[str, Any], pool: list[dict[str, Any]]) -> None:
+    """Change one place of ``data``; ``pool`` holds other saves to take well-formed values
+    from (the same field of another game: typed right, but contradicting the rest)."""
     everywhere = paths(data)
+    if draw(st.integers(0, 3)) == 0:
+        donors = [d for d in pool if d.get("game") == data.get("game")
+                  and d.get("options") == data.get("options")]
+        if donors:
+            donor = draw(st.sampled_from(donors))
+            shared = [p for p in paths(donor) if p in set(everywhere)]
+            path = draw(st.sampled_from(shared))
+            put(data, path, copy.deepcopy(get(donor, path)))
+            return
     # pick a top-level field first, so that the many words of the generator state and the
     # long history do not crowd out the small fields
     top = draw(st.sampled_from(sorted(data)))
@@ -173,7 +178,7 @@ def mutate(draw: st.DrawFn, data: dict[str, Any]) -> None:
     kind = draw(st.sampled_from(["odd", "number", "shorter", "longer", "other", "swap",
                                  "delete"]))
     if kind == "odd":
-        put(data, path, draw(st.sampled_from(ODD_VALUES)))
+        put(data, path, copy.deepcopy(draw(st.sampled_from(ODD_VALUES))))
     elif kind == "number" and isinstance(old, int) and not isinstance(old, bool):
         put(data, path, old + draw(st.sampled_from([-2, -1, 1, 2, 13, -old - 1])))
     elif kind == "shorter" and isinstance(old, list) and old:
@@ -189,15 +194,26 @@ def mutate(draw: st.DrawFn, data: dict[str, Any]) -> None:
     elif kind == "delete" and isinstance(get(data, path[:-1]), dict):
         del get(data, path[:-1])[path[-1]]
     else:
-        put(data, path, draw(st.sampled_from(ODD_VALUES)))
+        put(data, path, copy.deepcopy(draw(st.sampled_from(ODD_VALUES))))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated_save())
-def test_a_mutated_save_is_refused_or_plays_on_by_the_rules(data: dict[str, Any]) -> None:
+def refused_or_plays_on(data: dict[str, Any]) -> None:
     state = load_or_refuse(data)
     if state is not None:
         plays_on_by_the_rules(state)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_save())
+def test_a_mutated_save_is_refused_or_plays_on_by_the_rules(data: dict[str, Any]) -> None:
+    refused_or_plays_on(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_save())
+def test_a_thousand_mutated_saves_are_refused_or_play_on(data: dict[str, Any]) -> None:
+    refused_or_plays_on(data)
 
 
 @pytest.mark.parametrize("index", range(len(saves())))
@@ -338,3 +354,67 @@ def test_a_bad_save_is_refused_saying_what_is_wrong(where: str, change: Any,
     change(data)
     with pytest.raises(PositionError, match=message):
         cardtable.state_from_dict(data)
+
+
+# ---------------------------------------------------------------- game records
+
+
+@cache
+def saved_records() -> list[dict[str, Any]]:
+    """Records of every game: finished, unfinished, and one from a setup position."""
+    out = []
+    for name, options in CONFIGS:
+        game = cardtable.new_game(name, **options)
+        out.append(records.record_of(play_to(game, 21, 40)).to_json())
+        if name != "drawbridge" or options.get("target", 100) < 100:
+            out.append(records.record_of(play_to(game, 22, -1)).to_json())
+        start = game.setup(seed=5)
+        state = start.clone()
+        rng = random.Random(5)
+        for _ in range(12):
+            state.apply(rng.choice(state.legal_actions()))
+        out.append(records.record_of(state, start=start).to_json())
+    return [json.loads(json.dumps(r)) for r in out]
+
+
+@st.composite
+def mutated_record(draw: st.DrawFn) -> dict[str, Any]:
+    data = copy.deepcopy(draw(st.sampled_from(saved_records())))
+    for _ in range(draw(st.integers(1, 2))):
+        mutate(draw, data, saved_records())
+    return data
+
+
+def refused_or_replays(data: dict[str, Any]) -> None:
+    try:
+        record = records.from_json(data)
+        final = records.replay(record)
+    except records.RecordError as exc:
+        assert str(exc)
+        return
+    assert records.result_of(final) == record.result
+    assert len(list(records.positions(record))) == len(record.actions) + 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_record())
+def test_a_mutated_record_is_refused_with_a_record_error_or_replays(data: dict[str, Any]) -> None:
+    refused_or_replays(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_record())
+def test_many_mutated_records_are_refused_or_replay(data: dict[str, Any]) -> None:
+    refused_or_replays(data)
+
+
+def test_records_with_odd_option_names_are_record_errors() -> None:
+    data = copy.deepcopy(saved_records()[0])
+    data["options"] = {1: 2}
+    with pytest.raises(records.RecordError, match="option"):
+        records.from_json(data)
+    save = copy.deepcopy(saves()[0])
+    save["options"] = {(1, 2): 3}
+    with pytest.raises(PositionError, match="option"):
+        cardtable.state_from_dict(save)

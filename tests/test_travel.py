@@ -12,6 +12,8 @@ import pytest
 import cardtable
 from cardtable import CardtableError, IllegalActionError, OptionsError, State
 from cardtable.bots import hint, make
+from cardtable.drawbridge import score_deal
+from cardtable.threethirteen import arrange
 from tests.configs import FEW
 
 # the few configurations of tests/configs.py checked at length
@@ -172,3 +174,18 @@ def test_bools_and_floats_are_not_action_ids(name: str, options: dict[str, Any])
 def test_the_error_family() -> None:
     for err in (IllegalActionError, OptionsError):
         assert issubclass(err, CardtableError) and issubclass(err, ValueError)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: score_deal(0, "S", 0, 7), "level"),
+    (lambda: score_deal(1, "Z", 0, 7), "strain"),
+    (lambda: score_deal(1, "S", 0, 7, "no"), "undertricks"),  # type: ignore[arg-type]
+    (lambda: arrange("AS 2S 3S", 1), "cards must be a list"),
+    (lambda: arrange(5, 1), "cards must be a list"),  # type: ignore[arg-type]
+    (lambda: arrange(["ZZ"], 1), "ZZ"),
+    (lambda: arrange([1], 1), "is not a card"),  # type: ignore[list-item]
+    (lambda: arrange(["AS"], 12), "round"),
+])
+def test_helpers_refuse_bad_arguments_with_an_options_error(call: Any, message: str) -> None:
+    with pytest.raises(OptionsError, match=message):
+        call()

@@ -11,7 +11,7 @@ import pytest
 
 import cardtable
 from cardtable.core import Observation
-from cardtable.drawbridge.game import DrawBridgeObservation
+from cardtable.drawbridge.game import DrawBridgeObservation, DrawBridgeState
 from cardtable.sequence.game import SequenceObservation
 from cardtable.threethirteen.game import ThreeThirteenObservation
 
@@ -132,3 +132,22 @@ def test_threethirteen_history_spans_the_match() -> None:
     while state.view(None, history=False)["round"] == 1:
         state.apply(rng.choice(state.legal_actions()))
     assert len(state.view(0)["history"]) == len(state.history)
+
+
+def test_drawbridge_public_facts_for_search() -> None:
+    """The whole-state facts a bot's evaluation reads, without private fields."""
+    game = cardtable.new_game("drawbridge")
+    state = game.setup(dealer=0, seed=4)
+    assert isinstance(state, DrawBridgeState)
+    rng = random.Random(4)
+    while state.phase == "draw":
+        assert state.last_bid is None and state.deal_number == 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.cards_played == 26 and state.tricks_won == (0, 0)
+    assert [m.bit_count() for m in state.hand_masks] == [13, 13]
+    state.apply("1H")
+    state.apply("double")
+    bid = state.last_bid
+    assert bid is not None and (str(bid), bid.declarer) == ("1HX", 0)
+    state.apply("pass")
+    assert state.phase == "play" and state.last_bid == bid

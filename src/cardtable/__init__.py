@@ -115,8 +115,8 @@ def state_from_dict(data: dict[str, Any]) -> State:
         options = data["options"]
     except KeyError as exc:
         raise PositionError(f"a saved state needs the key {exc.args[0]!r}") from None
-    if not isinstance(options, dict):
-        raise PositionError("'options' must be a dict of game options")
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise PositionError("'options' must be a dict of game options by name")
     try:
         game = new_game(name, **options)
     except OptionsError as exc:

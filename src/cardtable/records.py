@@ -314,6 +314,8 @@ def from_json(data: Any) -> Record:
 
 
 def _new_game(name: Any, options: dict[str, Any]) -> cardtable.Game:
+    if not all(isinstance(key, str) for key in options):
+        raise RecordError("'options' must be an object of game options by name")
     try:
         return cardtable.new_game(name, **options)
     except OptionsError as exc:

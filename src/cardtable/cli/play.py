@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -82,10 +83,15 @@ def _new_record_path(directory: Path, game: str) -> Path:
               "come from the record; it is saved back to the same file).")
 @click.option("--pace", type=click.FloatRange(min=0), default=0.8, show_default=True,
               help="Seconds between bots' moves, so that you can follow them.")
+@click.option("--connect", "link", metavar="LINK",
+              help="Play a table of a cardtable server: its invite link "
+              "(http://HOST:8000/t/ID?seat=N; without ?seat= you watch).")
+@click.option("--name", default=None, help="Your display name at a server's table (--connect).")
 def play(game_name: str | None, players: int | None, teams: int | None,
          seat_args: tuple[str, ...], bot_kind: str, think: float, seed: int | None,
          options: tuple[tuple[str, Any], ...], save_path: Path | None, overwrite: bool,
-         record_dir: Path | None, no_save: bool, resume: Path | None, pace: float) -> None:
+         record_dir: Path | None, no_save: bool, resume: Path | None, pace: float,
+         link: str | None, name: str | None) -> None:
     """Play GAME in the terminal against bots, or with friends at one keyboard.
 
     \b
@@ -98,7 +104,11 @@ def play(game_name: str | None, players: int | None, teams: int | None,
       cardtable play sequence --players 4 --seat 0,2     two people vs two bots
       cardtable play threethirteen -p 3 --bots ismcts --think 2
       cardtable play --resume ~/.local/share/cardtable/games/sequence-....json
+      cardtable play --connect http://192.168.1.20:8000/t/Xq3...?seat=1
     """
+    if link is not None:
+        _connect(link, name)
+        return
     if resume is not None:
         if game_name or players or teams or options or seed is not None or seat_args:
             raise UserError("--resume takes the game, options, seed and seats from the "
@@ -135,6 +145,20 @@ def play(game_name: str | None, players: int | None, teams: int | None,
     if saver is not None:
         saver.save(app_table)
     message = PlayApp(app_table, pace=pace, new_table=None if resume else another_table).run()
+    if message:
+        click.echo(message)
+
+
+def _connect(link: str, name: str | None) -> None:
+    from cardtable.tui.remote import ConnectError, RemoteApp, join
+
+    who = name or os.environ.get("USER") or "terminal"
+    try:
+        base, table_id, seat, token, summary = join(link, who[:32])
+    except ConnectError as exc:
+        raise UserError(str(exc)) from None
+    need_terminal()
+    message = RemoteApp(base, table_id, seat, token, summary).run()
     if message:
         click.echo(message)
 

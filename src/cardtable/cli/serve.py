@@ -20,8 +20,10 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--http-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
               help="HTTP writes a second per client address")
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
+@click.option("--owner", metavar="NAME", help="this process's name when several server "
+              "processes share one database: it plays only the tables it created")
 def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
-          http_rate: float, no_access_log: bool) -> None:
+          http_rate: float, no_access_log: bool, owner: str | None) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
 
     \b
@@ -36,7 +38,7 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
     url = db_url or default_url()
     settings = Settings(db_url=url, bot_workers=bot_workers, ws_rate=ws_rate,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
-                        http_burst=max(http_rate * 3, 20.0))
+                        http_burst=max(http_rate * 3, 20.0), owner=owner)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
     try:
         run(settings, host=host, port=port, access_log=not no_access_log)

@@ -456,6 +456,40 @@ class DrawBridgeState(State):
         """``draw``, ``auction``, ``play`` or ``over``."""
         return PHASES[self._phase]
 
+    # Read-only facts of the whole state (hidden cards included), for search and evaluation
+    # on determinizations (bots); what one seat may know is ``observation(seat)``.
+
+    @property
+    def deal_number(self) -> int:
+        """The deal in progress, from 1."""
+        return self._deal_number
+
+    @property
+    def hand_masks(self) -> tuple[int, int]:
+        """Both hands as 52-bit card masks (bit c for card c): the whole truth of this state."""
+        return (self._hands[0], self._hands[1])
+
+    @property
+    def last_bid(self) -> Contract | None:
+        """1.4: the auction's last bid with its doubling and bidder (the contract it would
+        make), or None before any bid; once the play starts, the contract."""
+        if self._bidder < 0:
+            return None
+        if self._contract is not None:
+            return self._contract
+        index = self._lowest_bid - 1 - BID
+        return Contract(index // 5 + 1, index % 5, self._doubled, self._bidder)
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Play-phase tricks won this deal, per seat."""
+        return (self._tricks_won[0], self._tricks_won[1])
+
+    @property
+    def cards_played(self) -> int:
+        """Cards played this deal, both phases (26 when the draw phase is over)."""
+        return len(self._played)
+
     @property
     def records(self) -> tuple[DealRecord, ...]:
         """Every finished deal of the match, passed-out ones included."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.core import OptionsError
+
 #: 1.4: the strains, low to high
 STRAINS = ("C", "D", "H", "S", "NT")
 NO_TRUMP = 4
@@ -40,19 +42,20 @@ def deal_points(level: int, strain: int, doubled: int, tricks: int,
 
 
 def parse_strain(text: Any) -> int:
-    """The index in STRAINS of ``C D H S NT`` (any case; ``N`` for no trump); ValueError if none."""
+    """The index in STRAINS of ``C D H S NT`` (any case; ``N`` for no trump); OptionsError
+    if none."""
     if isinstance(text, str):
         t = text.strip().upper()
         if t == "N":
             t = "NT"
         if t in STRAINS:
             return STRAINS.index(t)
-    raise ValueError(f"strain must be one of C, D, H, S, NT, not {text!r}")
+    raise OptionsError(f"strain must be one of C, D, H, S, NT, not {text!r}")
 
 
 def _int_in(name: str, value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}, not {value!r}")
+        raise OptionsError(f"{name} must be an integer from {low} to {high}, not {value!r}")
     return value
 
 
@@ -62,7 +65,7 @@ def score_deal(level: int, strain: str, doubled: int, tricks: int,
 
     ``level`` 1..7, ``strain`` one of ``C D H S NT``, ``doubled`` 0, 1 (doubled) or
     2 (redoubled), ``tricks`` what declarer won in the play phase (0..13),
-    ``undertricks`` the option of rule 1.1. A bad input is a ValueError.
+    ``undertricks`` the option of rule 1.1. A bad input is an OptionsError (a ValueError).
 
     Examples:
         >>> score_deal(2, "S", 1, 9)
@@ -77,5 +80,5 @@ def score_deal(level: int, strain: str, doubled: int, tricks: int,
     _int_in("doubled", doubled, 0, 2)
     _int_in("tricks", tricks, 0, 13)
     if not isinstance(undertricks, bool):
-        raise ValueError(f"undertricks must be true or false, not {undertricks!r}")
+        raise OptionsError(f"undertricks must be true or false, not {undertricks!r}")
     return deal_points(level, index, doubled, tricks, undertricks)

@@ -706,7 +706,7 @@ def _check_restored(state: SequenceState) -> None:
     if done != [winner]:
         raise PositionError(f"winning_team: team {winner} has {state.seq_count[winner]} "
                             f"sequences; {game.needed} win, and only the winner has them")
-    if state.current % game.teams != winner or state.current in full or len(full) != n - 1:
+    if game.team_of(state.current) != winner or state.current in full or len(full) != n - 1:
         raise PositionError(f"the winner's last card is played without a draw: seat "
                             f"{state.current} of team {winner} must hold one card less, "
                             "every other hand is full")

@@ -53,5 +53,7 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
 
     app = create_app(settings)
     uvicorn.run(app, host=host, port=port, log_config=log_config(), access_log=access_log,
-                ws_max_size=64 * 1024, ws="websockets", proxy_headers=True,
-                timeout_graceful_shutdown=3)
+                ws_max_size=64 * 1024, ws="websockets-sansio", proxy_headers=True,
+                # views are small; compressing each costs more CPU than it saves on a LAN
+                ws_per_message_deflate=False,
+                timeout_graceful_shutdown=3, timeout_keep_alive=30)

@@ -89,16 +89,26 @@ def create_app(settings: Settings) -> FastAPI:
         return JSONResponse(Refusal("server/error", "the server failed; try again").body(),
                             status_code=500)
 
-    @app.middleware("http")
-    async def _limits(request: Request, call_next: Any) -> Any:
-        if request.url.path.startswith("/api/"):
-            client = request.client.host if request.client else "?"
-            bucket = writes if request.method in ("POST", "DELETE", "PUT") else reads
-            if not bucket.take(client):
-                refusal = Refusal("limit/rate", "too many requests; slow down")
-                return JSONResponse(refusal.body(), status_code=refusal.status,
-                                    headers={"Retry-After": "1"})
-        return await call_next(request)
+    async def rate_limited(scope: Any, receive: Any, send: Any) -> None:
+        refusal = Refusal("limit/rate", "too many requests; slow down")
+        response = JSONResponse(refusal.body(), status_code=refusal.status,
+                                headers={"Retry-After": "1"})
+        await response(scope, receive, send)
+
+    def limits(inner: Any) -> Any:
+        """Rate limits per client address on the API (a plain ASGI middleware)."""
+
+        async def middleware(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["path"].startswith("/api/"):
+                client = scope.get("client")
+                key = client[0] if client else "?"
+                bucket = writes if scope["method"] in ("POST", "DELETE", "PUT") else reads
+                if not bucket.take(key):
+                    await rate_limited(scope, receive, send)
+                    return
+            await inner(scope, receive, send)
+
+        return middleware
 
     async def body_of(request: Request) -> dict[str, Any]:
         limit = settings.max_body
@@ -180,9 +190,13 @@ def create_app(settings: Settings) -> FastAPI:
         if format == "pbn":
             if room.game.name != "drawbridge":
                 raise Refusal("record/no-pbn", "PBN records are for Draw Bridge only")
+            from cardtable.drawbridge.game import DrawBridgeState
             from cardtable.drawbridge.pbn import to_pbn
+
+            state = room.table.state
+            assert isinstance(state, DrawBridgeState)
             return PlainTextResponse(
-                to_pbn(room.table.state),
+                to_pbn(state),
                 headers={"Content-Disposition": f'attachment; filename="{room.id}.pbn"'})
         return JSONResponse(
             room.table.record().to_json(),
@@ -305,5 +319,22 @@ def create_app(settings: Settings) -> FastAPI:
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    try:  # the page's own routes (rules, Three Thirteen's arrange), owned by cardtable.web
+        from cardtable.web import router
+    except ImportError:
+        pass
+    else:
+        app.include_router(router())
 
+    app.add_middleware(_Wrap, wrap=limits)
     return app
+
+
+class _Wrap:
+    """Adapts a function ``wrap(app) -> app`` to Starlette's middleware signature."""
+
+    def __init__(self, app: Any, wrap: Any) -> None:
+        self.app = wrap(app)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)

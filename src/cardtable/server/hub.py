@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import dataclasses
 import json
 import logging
 import multiprocessing
@@ -32,7 +31,7 @@ from cardtable import bots, records
 from cardtable.core import CardtableError, IllegalActionError
 from cardtable.server.protocol import Bucket, Refusal
 from cardtable.store import SeatRow, Store, TableRow, hash_token
-from cardtable.table import NotYourTurnError, Seat, Table, run_bot_job
+from cardtable.table import BotJob, NotYourTurnError, Seat, Table, run_bot_job
 
 log = logging.getLogger("cardtable.server")
 
@@ -57,6 +56,12 @@ class Settings:
     max_queue: int = 2_000           # unsent messages before a connection is dropped
     hint_budget: dict[str, Any] = field(default_factory=lambda: {"iterations": 300})
     takeover_tick: float = 0.25      # seconds between checks for away players
+    # bots that choose in microseconds play in the server process; the others (and
+    # every hint) go to the process pool
+    inline_bots: tuple[str, ...] = ("random",)
+    # this process's name when several share one database: it creates, reloads and plays
+    # only its own tables (None: the one default process)
+    owner: str | None = None
 
 
 # ---------------------------------------------------------------- database thread
@@ -324,7 +329,8 @@ class Hub:
                                                            mp_context=context)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self.pool, _warm)
-        rows: list[TableRow] = await self.db.run(self.store.load_unfinished)
+        rows: list[TableRow] = await self.db.run(
+            lambda conn: self.store.load_unfinished(conn, self.settings.owner))
         for row in rows:
             try:
                 self.rooms[row.id] = room_from_row(row)
@@ -370,6 +376,9 @@ class Hub:
         room = self.rooms.get(table_id) or self.finished.get(table_id)
         if room is not None:
             return room
+        if row.status != "over" and row.owner != self.settings.owner:
+            raise Refusal("table/elsewhere", f"table {table_id} is played by the server "
+                                             f"process {row.owner or 'default'!r}")
         room = room_from_row(row)
         self._keep_finished(room) if room.status == "over" else self.rooms.setdefault(
             table_id, room)
@@ -443,7 +452,7 @@ class Hub:
         status = "playing" if all(s.kind == "bot" for s in rows) else "waiting"
         row = TableRow(id=table_id, game=name, options=dict(game.options), seed=seed,
                        takeover_after=None if takeover is None else float(takeover),
-                       status=status, version=0, seats=rows)
+                       status=status, version=0, seats=rows, owner=self.settings.owner)
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, seats=rows, status=status,
                     takeover_after=row.takeover_after, created=row.created, seed=seed)
@@ -471,7 +480,7 @@ class Hub:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             room.seats[seat].name = name
             room.seats[seat].token_hash = digest
-            room.table.seats[seat] = Seat("person", name, {})
+            room.table.set_seat(seat, Seat("person", name))
             if status is not None:
                 room.status = status
                 log.info("table %s starts", room.id)
@@ -646,7 +655,10 @@ class Hub:
         if seat is None:
             return
         spec = room.seats[seat]
-        if spec.kind == "bot":
+        job: BotJob | None
+        if spec.kind == "bot" and spec.bot in self.settings.inline_bots:
+            job = None
+        elif spec.kind == "bot":
             job = room.table.bot_job()
         elif room.taken_over(seat):
             job = self._takeover_job(room)
@@ -656,16 +668,25 @@ class Hub:
         room.bot_task = asyncio.get_running_loop().create_task(
             self._bot(room, job, seat, room.table.version))
 
-    def _takeover_job(self, room: Room) -> Any:
-        return dataclasses.replace(room.table.bot_job(), **{
-            "kind": TAKEOVER_BOT, "settings": {}})
+    def _takeover_job(self, room: Room) -> BotJob:
+        """The job of the bot that plays the seat to act for its away person."""
+        table = room.table
+        seat = table.to_act
+        assert seat is not None
+        game = table.state.game
+        return BotJob(game.name, dict(game.options), room.seed, None,
+                      tuple(move for _, move in table.moves), seat, TAKEOVER_BOT, {},
+                      secrets.randbits(63))
 
-    async def _bot(self, room: Room, job: Any, seat: int, version: int) -> None:
+    async def _bot(self, room: Room, job: BotJob | None, seat: int, version: int) -> None:
         delay = 0.0
         try:
-            loop = asyncio.get_running_loop()
-            assert self.pool is not None
-            move = await loop.run_in_executor(self.pool, run_bot_job, job)
+            if job is None:
+                move = str(room.table.bot_move())
+            else:
+                assert self.pool is not None
+                move = await asyncio.get_running_loop().run_in_executor(
+                    self.pool, run_bot_job, job)
             await asyncio.shield(self._play(room, seat, move, version))
             room.bot_failures = 0
         except Refusal as refusal:
@@ -695,7 +716,7 @@ class Hub:
             raise Refusal("limit/rate", "a hint is on its way already")
         conn.hint_busy = True
         try:
-            moves = [e["move"] for e in room.table.events_since(0, None)]
+            moves = [move for _, move in room.table.moves]
             game = room.game
             assert self.pool is not None
             move, chance = await asyncio.get_running_loop().run_in_executor(

@@ -18,6 +18,7 @@ CODES: dict[str, int] = {
     "auth/bad-token": 401,
     "table/not-found": 404,
     "table/not-over": 409,
+    "table/elsewhere": 421,
     "options/bad": 422,
     "message/bad": 400,
     "message/too-large": 413,

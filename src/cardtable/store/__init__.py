@@ -37,8 +37,11 @@ tables = sa.Table(
     sa.Column("result", sa.Text, nullable=True),             # JSON once over
     sa.Column("created", sa.String(32), nullable=False),
     sa.Column("updated", sa.String(32), nullable=False),
+    # the server process that plays the table (None: the default one); see docs/server.md
+    sa.Column("owner", sa.String(64), nullable=True),
 )
 sa.Index("ix_tables_status", tables.c.status)
+sa.Index("ix_tables_owner_status", tables.c.owner, tables.c.status)
 
 seats = sa.Table(
     "seats", metadata,
@@ -154,7 +157,12 @@ def ensure_schema(engine: Engine, url: str) -> None:
     """Create the schema in an empty database; SchemaError if it is outdated or foreign."""
     status = schema_status(engine)
     if status == "empty":
-        upgrade(engine)
+        try:
+            upgrade(engine)
+        except Exception:
+            # another server process sharing the database created it at the same moment
+            if schema_status(engine) != "current":
+                raise
     elif status == "outdated":
         raise SchemaError(
             f"the database schema is at revision {current_revision(engine)}, this cardtable "
@@ -194,6 +202,7 @@ class TableRow:
     moves: list[tuple[int, str]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     created: str = field(default_factory=now)
+    owner: str | None = None
 
 
 class ConflictError(RuntimeError):
@@ -217,7 +226,7 @@ class Store:
         conn.execute(tables.insert().values(
             id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
             takeover_after=row.takeover_after, status=row.status, version=row.version,
-            result=None, created=row.created, updated=stamp))
+            result=None, created=row.created, updated=stamp, owner=row.owner))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
              "settings": json.dumps(s.settings), "token_hash": s.token_hash}
@@ -248,8 +257,19 @@ class Store:
         values: dict[str, Any] = {"version": version, "updated": now()}
         if result is not None:
             values.update(status="over", result=json.dumps(result))
-        done = conn.execute(tables.update().where(
-            tables.c.id == table_id, tables.c.version == version - 1).values(**values))
+        bump = tables.update().where(
+            tables.c.id == table_id, tables.c.version == version - 1).values(**values)
+        if conn.dialect.name == "postgresql":
+            # one round trip: the insert happens only if the version was bumped
+            bumped = bump.returning(tables.c.id).cte("bumped")
+            inserted = conn.execute(moves.insert().from_select(
+                ["table_id", "version", "seat", "notation"],
+                sa.select(bumped.c.id, sa.literal(version), sa.literal(seat),
+                          sa.literal(notation))).returning(moves.c.version)).first()
+            if inserted is None:
+                raise ConflictError(f"table {table_id} is not at version {version - 1}")
+            return
+        done = conn.execute(bump)
         if done.rowcount != 1:
             raise ConflictError(f"table {table_id} is not at version {version - 1}")
         conn.execute(moves.insert().values(table_id=table_id, version=version, seat=seat,
@@ -263,8 +283,10 @@ class Store:
             return None
         return self._row(conn, found)
 
-    def load_unfinished(self, conn: Connection) -> list[TableRow]:
-        found = conn.execute(tables.select().where(tables.c.status != "over")
+    def load_unfinished(self, conn: Connection, owner: str | None = None) -> list[TableRow]:
+        """The unfinished tables that server process ``owner`` plays (None: the default)."""
+        mine = tables.c.owner.is_(None) if owner is None else tables.c.owner == owner
+        found = conn.execute(tables.select().where(tables.c.status != "over", mine)
                              .order_by(tables.c.created)).all()
         return [self._row(conn, r) for r in found]
 
@@ -282,4 +304,5 @@ class Store:
             seats=[SeatRow(s.kind, s.name, s.bot, json.loads(s.settings), s.token_hash)
                    for s in seat_rows],
             moves=[(m.seat, m.notation) for m in move_rows],
-            result=json.loads(r.result) if r.result else None, created=r.created)
+            result=json.loads(r.result) if r.result else None, created=r.created,
+            owner=r.owner)

@@ -701,17 +701,20 @@ def arrange(cards: Iterable[str], round: int, aces: str = "low", all_wild_melds:
     check_choice("aces", aces, ("low", "both"))
     check_bool("all_wild_melds", all_wild_melds)
     check_choice("face_values", face_values, ("ten", "counting"))
-    if isinstance(cards, str):
-        raise ValueError(f"cards must be a list of card notations such as ['AS', 'TD'], "
-                         f"not the string {cards!r}")
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise OptionsError(f"cards must be a list of card notations such as ['AS', 'TD'], "
+                           f"not {cards!r}")
     by_name = _CARD_BY_NAME
     ints = []
     for text in cards:
         c = by_name.get(text) if isinstance(text, str) else None
         if c is None:
             if not isinstance(text, str):
-                raise ValueError(f"{text!r} is not a card: cards are notation strings like 'AS'")
-            c = parse_card(text)
+                raise OptionsError(f"{text!r} is not a card: cards are notation strings like 'AS'")
+            try:
+                c = parse_card(text)
+            except ValueError as exc:
+                raise OptionsError(str(exc)) from None
         ints.append(c)
     key = (round, aces, all_wild_melds, face_values, *sorted(ints))
     got = _ARRANGED.get(key)
@@ -743,7 +746,7 @@ def _arrange(cards: list[int], round_: int, melder: MeldSolver, all_wild_melds: 
     if len(cards) - len(wilds) > MAX_OF_A_RANK:
         most, rank = max((sum(c % 13 == r for c in cards), r) for r in range(13) if r != wild)
         if most > MAX_OF_A_RANK:
-            raise ValueError(f"{most} natural cards of rank {RANKS[rank]}: the solver takes "
+            raise OptionsError(f"{most} natural cards of rank {RANKS[rank]}: the solver takes "
                              f"at most {MAX_OF_A_RANK} of one rank")
     wilds.sort()  # card order is display order: suits S H D C, then rank
     melds, deadwood, penalty = melder.split(packed, wilds, melder.values[wild], all_wild_melds)

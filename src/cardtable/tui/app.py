@@ -481,11 +481,16 @@ class PlayApp(TableApp):
             if who == seat:
                 break
             moves.append((who, action))
-        text = Text(no_wrap=True, overflow="ellipsis")  # one line: "your move" stays seen
-        for who, action in reversed(moves[:6]):
-            text.append(f"{self.pane.seat_mark(who)} ", style=self.pane.seat_colour(who))
-            text.append(f"{self.seat_name(who)} ", style="#9fbfaf")
-            text.append(f"{spell(str(action))}   ", style="bold")
+        # one line, the latest moves that fit: "your move" stays in view below it
+        text, width = Text(), self.size.width - 3
+        for who, action in moves[:6]:
+            item = Text()
+            item.append(f"{self.pane.seat_mark(who)} ", style=self.pane.seat_colour(who))
+            item.append(f"{self.seat_name(who)} ", style="#9fbfaf")
+            item.append(f"{spell(str(action))}   ", style="bold")
+            if text and len(text) + len(item) > width:
+                break
+            text = item.append_text(text)
         if text:
             text.append("\n")
         return text

@@ -1,0 +1,290 @@
+"""Load on the table server: N WebSocket clients on loopback playing whole games.
+
+    python bench/server.py                            # 200 clients, SQLite, 30 s
+    python bench/server.py --db postgresql            # a throwaway PostgreSQL cluster
+    python bench/server.py --clients 4 --seconds 5 --json
+    python bench/server.py --db postgresql --servers 2   # two processes, one database
+
+Starts ``cardtable serve`` in a subprocess on a free port (SQLite file in a temp folder,
+or PostgreSQL: ``--db postgresql`` starts a throwaway cluster with initdb, ``--db URL``
+uses yours). Each client sits at its own table against a bot (``--bot``, random by
+default), plays a random legal move whenever its seat is to act and starts a new table
+when a game ends, until ``--seconds`` have passed (or ``--games`` games each). It
+reports accepted moves a second (every move the server stored: the clients' and the
+bots'), the clients' moves a second, the latency from sending a move to its
+acknowledgement (the event of that move coming back: stored, then told), and, checked
+against the stored log of every table afterwards, lost moves (acknowledged but not in
+the log) and duplicated ones (in the log more often than sent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from cardtable.store import pgtemp
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Seat:
+    """One client's table: its id and token, and what it sent and saw acknowledged."""
+
+    table: str
+    seat: int
+    token: str
+    port: int = 0
+    sent: list[tuple[int, str]] = field(default_factory=list)
+    acked: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
+    games: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST, retried when a kept-alive connection was closed under it."""
+    for attempt in range(5):
+        try:
+            answer = await http.post(path, json=body)
+            answer.raise_for_status()
+            out: dict[str, Any] = answer.json()
+            return out
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.1)
+    raise AssertionError("unreachable")
+
+
+async def new_seat(http: httpx.AsyncClient, game: str, bot: str) -> Seat:
+    seats: list[dict[str, Any]] = [{"kind": "person"}, {"kind": "bot", "bot": bot}]
+    table = (await post(http, "/api/tables", {"game": game, "seats": seats}))["id"]
+    taken = await post(http, f"/api/tables/{table}/seats/0", {"name": "bench"})
+    return Seat(table, 0, taken["token"], int(http.base_url.port or 0))
+
+
+async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: float,
+                 http: httpx.AsyncClient) -> None:
+    port = int(http.base_url.port or 0)
+    rng = random.Random(number)
+    for _ in range(args.games):
+        if time.monotonic() > deadline:
+            return
+        seat = await new_seat(http, args.game, args.bot)
+        tally.seats.append(seat)
+        url = f"ws://127.0.0.1:{port}/ws/tables/{seat.table}?token={seat.token}"
+        async with connect(url, max_size=2**22) as ws:
+            pending: tuple[int, str, float] | None = None
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), remaining))
+                except TimeoutError:
+                    return
+                kind = message["type"]
+                if kind == "over":
+                    tally.games += 1
+                    break
+                if kind == "error":
+                    tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
+                    pending = None
+                if (kind == "event" and pending is not None
+                        and message["version"] == pending[0]):
+                    tally.latencies.append(time.perf_counter() - pending[2])
+                    seat.acked.append((pending[0], pending[1]))
+                    pending = None
+                view = message.get("view")
+                if (pending is None and view and view.get("legal")
+                        and view["version"] == message.get("version", view["version"])):
+                    move = rng.choice(view["legal"])
+                    pending = (view["version"] + 1, move, time.perf_counter())
+                    seat.sent.append((view["version"] + 1, move))
+                    await ws.send(json.dumps({"type": "move", "move": move,
+                                              "version": view["version"]}))
+
+
+async def check_log(seats: list[Seat]) -> tuple[int, int]:
+    """(lost, duplicated) moves against each table's stored log, read back in full."""
+    lost = duplicated = 0
+    for seat in seats:
+        url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?since=0"
+        async with connect(url, max_size=2**24) as ws:
+            welcome = json.loads(await ws.recv())
+            log = [json.loads(await ws.recv()) for _ in range(welcome["version"])]
+        stored = {(e["version"], e["move"]) for e in log if e["seat"] == seat.seat}
+        lost += sum(1 for move in seat.acked if move not in stored)
+        mine = [e for e in log if e["seat"] == seat.seat]
+        duplicated += max(0, len(mine) - len(seat.sent))
+        duplicated += len(mine) - len({e["version"] for e in mine})
+    return lost, duplicated
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = sum(int(x) for x in fields[11:15])     # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its live descendants (the bot pool's workers)."""
+    total = cpu_seconds(pid)
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return total + sum(tree_cpu(int(child)) for child in children)
+
+
+async def moves_stored(ports: list[int]) -> int:
+    total = 0
+    for port in ports:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            total += (await http.get("/api/health")).json()["moves"]
+    return total
+
+
+async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    tally = Tally()
+    cpu_before = sum(map(tree_cpu, args.server_pids)), time.process_time()
+    before = await moves_stored(ports)
+    start = time.monotonic()
+    deadline = start + args.seconds
+    share = args.clients // len(ports) + 1
+    limits = httpx.Limits(max_connections=share, max_keepalive_connections=share)
+    https = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
+                               limits=limits) for port in ports]
+    try:
+        await asyncio.gather(*(client(n, args, tally, deadline, https[n % len(ports)])
+                               for n in range(args.clients)))
+    finally:
+        for http in https:
+            await http.aclose()
+    elapsed = time.monotonic() - start
+    server_cpu = sum(map(tree_cpu, args.server_pids)) - cpu_before[0]
+    client_cpu = time.process_time() - cpu_before[1]
+    after = await moves_stored(ports)
+    lost, duplicated = await check_log(tally.seats)
+    lat = sorted(tally.latencies) or [0.0]
+    return {
+        "clients": args.clients, "servers": len(ports), "game": args.game,
+        "bot": args.bot, "db": args.db,
+        "seconds": round(elapsed, 2), "games_finished": tally.games,
+        "tables": len(tally.seats),
+        "accepted_moves": after - before,
+        "accepted_moves_per_s": round((after - before) / elapsed, 1),
+        "client_moves_per_s": round(len(tally.latencies) / elapsed, 1),
+        "latency_ms_p50": round(1000 * statistics.median(lat), 2),
+        "latency_ms_p99": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2),
+        "lost": lost, "duplicated": duplicated, "errors": tally.errors,
+        # CPU time per accepted move: what the figures would be on an idle machine
+        "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, after - before), 3),
+        "server_cpu_share": round(server_cpu / elapsed, 2),  # all server processes
+        "client_cpu_share": round(client_cpu / elapsed, 2),
+        "load_before": round(args.load, 2), "cores": os.cpu_count(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="stop after this long (default 30)")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="at most this many games per client")
+    parser.add_argument("--game", default="sequence",
+                        choices=["sequence", "drawbridge", "threethirteen"])
+    parser.add_argument("--bot", default="random", choices=["random", "heuristic"])
+    parser.add_argument("--db", default="sqlite",
+                        help="sqlite, postgresql (a throwaway cluster) or a database URL")
+    parser.add_argument("--bot-workers", type=int, default=2)
+    parser.add_argument("--servers", type=int, default=1,
+                        help="server processes sharing the database (--owner s0, s1, ...), "
+                        "the clients spread over them")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.clients <= 2000 or not 0 < args.seconds <= 600:
+        parser.error("--clients is 1 to 2000 and --seconds at most 600")
+    if not 1 <= args.servers <= 8 or (args.servers > 1 and args.db == "sqlite"):
+        parser.error("--servers is 1 to 8, and more than 1 needs --db postgresql or a URL")
+    args.load = os.getloadavg()[0]
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ct-bench-")))
+        if args.db == "sqlite":
+            url = f"sqlite:///{folder / 'bench.db'}"
+        elif args.db == "postgresql":
+            cluster = pgtemp.TempPostgres(fsync=True).start()
+            stack.callback(cluster.stop)
+            url = cluster.new_database("bench")
+        else:
+            url = args.db
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep
+               + os.environ.get("PYTHONPATH", "")}
+        ports = [pgtemp.free_port() for _ in range(args.servers)]
+        servers: list[subprocess.Popen[bytes]] = []
+        try:
+            for number, port in enumerate(ports):
+                owner = ["--owner", f"s{number}"] if args.servers > 1 else []
+                log = stack.enter_context(open(folder / f"server{number}.log", "wb"))
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "cardtable", "serve", "--db", url, "--port",
+                     str(port), "--no-access-log", "--ws-rate", "10000", "--http-rate",
+                     "10000", "--bot-workers", str(args.bot_workers), *owner],
+                    stdout=subprocess.DEVNULL, stderr=log, env=env)
+                servers.append(server)
+                deadline = time.monotonic() + 60
+                while True:
+                    try:
+                        httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+                        break
+                    except httpx.HTTPError:
+                        if server.poll() is not None or time.monotonic() > deadline:
+                            sys.exit("the server did not start: " + (
+                                folder / f"server{number}.log").read_text()[-2000:])
+                        time.sleep(0.1)
+            args.server_pids = [server.pid for server in servers]
+            report = asyncio.run(run(ports, args))
+        finally:
+            for server in servers:
+                server.send_signal(signal.SIGINT)
+            for server in servers:
+                try:
+                    server.wait(20)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:22} {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Fuzzing every input the server takes from a client (JSON messages, move notation,
+table options, seat requests): a clear refusal, never a 500, and never a dropped
+connection for anyone else."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardtable.server.protocol import CODES
+from tests.server.conftest import Client, Server
+
+pytestmark = pytest.mark.slow
+
+FUZZ = settings(max_examples=100, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow])
+
+scalars = (st.none() | st.booleans() | st.integers(-2**70, 2**70)
+           | st.floats(allow_nan=False) | st.text(max_size=40))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=12)
+moves = (st.text(max_size=80)
+         | st.sampled_from(["7H c4", "JH a1", "draw", "take", "pass", "1NT", "AS", "XX zz",
+                            "discard 3D", "", " ", "\x00", "7h C4", "10H c4"]))
+messages = (
+    st.fixed_dictionaries({"type": st.just("move"), "move": moves},
+                          optional={"version": values | st.integers(-3, 400)})
+    | st.fixed_dictionaries({"type": st.sampled_from(["move", "hint", "ping", "MOVE", ""])},
+                            optional={"move": values, "version": values})
+    | values)
+option_values = {"target": st.integers(-5, 1000) | values,
+                 "teams": st.integers(-1, 6) | st.none() | values,
+                 "max_turns": st.integers(-1, 500) | st.none() | values,
+                 "aces": st.sampled_from(["low", "high", "x"]) | values}
+seat_specs = st.lists(st.fixed_dictionaries({"kind": st.sampled_from(["person", "bot", "x"])},
+                                            optional={"bot": st.sampled_from(
+                                                ["random", "heuristic", "ismcts", "x"]) | values,
+                                                "settings": values}), max_size=5)
+table_bodies = (
+    st.fixed_dictionaries({"game": st.sampled_from(["sequence", "drawbridge",
+                                                    "threethirteen", "x"]) | values},
+                          optional={"options": st.fixed_dictionaries({}, optional=option_values)
+                                    | values, "seats": seat_specs | values,
+                                    "takeover_after": values | st.floats(-10, 1e6)})
+    | values)
+
+
+@pytest.fixture(scope="module")
+def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder: Path = tmp_path_factory.mktemp("fuzz")
+    server = Server(f"sqlite:///{folder / 'fuzz.db'}", folder, "--ws-rate", "10000",
+                    "--http-rate", "10000", "--no-access-log").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def refusal_or_ok(answer: httpx.Response) -> dict[str, Any]:
+    assert answer.status_code < 500, answer.text
+    body: dict[str, Any] = answer.json()
+    if answer.status_code >= 400:
+        assert body["error"]["code"] in CODES and body["error"]["message"]
+    return body
+
+
+@pytest.fixture(scope="module")
+def tables(fuzz_server: Server) -> dict[str, Any]:
+    """A game in play with a seated player to act, and a bystander on another table."""
+    table = fuzz_server.create("sequence", [{"kind": "person"}, {"kind": "person"}])
+    tokens = [fuzz_server.take(table["id"], n) for n in (0, 1)]
+    first = fuzz_server.get(f"/api/tables/{table['id']}").json()["to_act"]
+    other = fuzz_server.create("threethirteen", [{"kind": "person"},
+                                                 {"kind": "bot", "bot": "random"}])
+    bystander = Client(fuzz_server, other["id"], fuzz_server.take(other["id"], 0))
+    bystander.until("welcome")
+    actor = Client(fuzz_server, table["id"], tokens[first])
+    actor.until("welcome")
+    return {"table": table, "tokens": tokens, "actor": actor, "bystander": bystander}
+
+
+def still_served(tables: dict[str, Any]) -> None:
+    bystander: Client = tables["bystander"]
+    bystander.send({"type": "ping"})
+    bystander.until("pong", timeout=10)
+
+
+@FUZZ
+@given(body=table_bodies)
+def test_table_options(fuzz_server: Server, body: Any) -> None:
+    answer = httpx.post(fuzz_server.base + "/api/tables", content=json.dumps(body),
+                        headers={"content-type": "application/json"}, timeout=30)
+    created = refusal_or_ok(answer)
+    if answer.status_code == 201:
+        assert created["status"] in ("waiting", "playing")
+
+
+@FUZZ
+@given(table=st.text(max_size=40) | st.sampled_from(["..", "%00", "a/b"]),
+       seat=st.text(max_size=6) | st.integers(-3, 20).map(str), body=values)
+def test_seat_requests(fuzz_server: Server, table: str, seat: str, body: Any) -> None:
+    path = f"/api/tables/{quote(table, safe='') or 'x'}/seats/{quote(seat, safe='') or '0'}"
+    answer = httpx.post(fuzz_server.base + path, content=json.dumps(body), timeout=30)
+    refusal_or_ok(answer)
+    header = ascii(body)[:200].strip()      # a header cannot end in a space
+    delete = httpx.delete(fuzz_server.base + path, headers={"Authorization": header},
+                          timeout=30)
+    refusal_or_ok(delete)
+
+
+@FUZZ
+@given(message=messages)
+def test_websocket_messages(fuzz_server: Server, tables: dict[str, Any], message: Any) -> None:
+    actor: Client = tables["actor"]
+    actor.send(json.dumps(message))
+    actor.send({"type": "ping"})
+    got = [actor.recv(10)]
+    while got[-1]["type"] != "pong":
+        got.append(actor.recv(10))
+    for answer in got:
+        if answer["type"] == "error":
+            assert answer["code"] in CODES and answer["code"] != "server/error", answer
+            assert answer["message"]
+    still_served(tables)
+
+
+@FUZZ
+@given(raw=st.binary(max_size=300) | st.text(max_size=300))
+def test_websocket_raw_frames(fuzz_server: Server, tables: dict[str, Any],
+                              raw: bytes | str) -> None:
+    actor: Client = tables["actor"]
+    actor.ws.send(raw)
+    actor.send({"type": "ping"})
+    while (answer := actor.recv(10))["type"] != "pong":
+        if answer["type"] == "error":
+            assert answer["code"] in CODES and answer["code"] != "server/error", answer
+    still_served(tables)

@@ -1,0 +1,100 @@
+"""Nothing leaks: over whole games of each game, every view a seat receives is exactly the
+engine's own view for that seat at that version, spectators get the public view, events
+carry drawn cards only to the seat that drew them, and no message, HTTP answer or log
+line holds the seed (before the end), a token or another seat's hand."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtable import records
+from tests.server.conftest import Client, Server, play_all
+from tests.server.test_protocol import GAMES
+
+pytestmark = pytest.mark.slow
+
+VOLATILE = ("history", "version", "legal")
+
+
+def engine_view(state: Any, seat: int | None) -> dict[str, Any]:
+    view = dict(state.view(seat))
+    for key in VOLATILE:
+        view.pop(key, None)
+    return json.loads(json.dumps(view))
+
+
+def check_messages(messages: list[dict[str, Any]], seat: int | None, states: list[Any],
+                   seed: int) -> int:
+    """Every view against the engine's; returns how many were checked."""
+    checked = 0
+    over = False
+    for message in messages:
+        text = json.dumps(message)
+        if message["type"] == "over":
+            over = True
+            assert message["seed"] == seed
+        elif not over:
+            assert str(seed) not in text, message["type"]
+            assert "seed" not in message.get("table", {})
+        if message["type"] == "event":
+            assert set(message) <= {"type", "version", "seat", "move", "drawn", "dealt",
+                                     "view"}
+            state = states[message["version"]]
+            for key in ("drawn", "dealt"):
+                if key in message:
+                    # cards that came into this seat's own hand, and no spectator's
+                    assert seat is not None, message
+                    hand = engine_view(state, seat).get("hand", [])
+                    assert set(message[key]) <= set(hand), message
+        if "view" in message:
+            version = message["view"]["version"]
+            state = states[version]
+            got = {k: v for k, v in message["view"].items() if k not in VOLATILE}
+            assert got == engine_view(state, seat), (seat, version)
+            legal = [a.notation for a in state.legal_actions()] if (
+                seat is not None and state.current_player == seat) else None
+            assert message["view"].get("legal") == legal
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: Path,
+                                                    game: str) -> None:
+    server = Server(sqlite_url, tmp_path, "--ws-rate", "500").start()
+    try:
+        options, seats = GAMES[game]
+        table = server.create(game, seats, options)
+        assert "seed" not in table
+        spectator = Client(server, table["id"])
+        watching = threading.Thread(target=lambda: spectator.until("over", timeout=300))
+        watching.start()
+        persons = [n for n, s in enumerate(seats) if s["kind"] == "person"]
+        tokens = {n: server.take(table["id"], n, f"P{n}") for n in persons}
+        summary = server.get(f"/api/tables/{table['id']}").json()
+        assert "seed" not in summary and "seed" not in json.dumps(server.get(
+            "/api/tables").json()["tables"][0])
+        played = play_all(server, table, tokens, seed=11)
+        watching.join()
+        record = records.from_json(server.get(f"/api/tables/{table['id']}/record").json())
+        assert record.seed is not None
+        states = list(records.positions(record))
+        for seat, (client, _) in played.items():
+            assert check_messages(client.messages, seat, states, record.seed) > 0
+            # the seat's own new cards came with the events
+            assert any("drawn" in m or "dealt" in m for m in client.messages)
+            client.close()
+        assert check_messages(spectator.messages, None, states, record.seed) == len(states)
+        spectator.close()
+    finally:
+        server.stop()
+    log = server.log()
+    for token in tokens.values():
+        assert token not in log
+    assert str(record.seed) not in log
+    assert "token=***" in log        # the WebSocket lines are there, their tokens hidden

@@ -1,0 +1,113 @@
+"""The store and its migrations, the server's refusal of an outdated schema, and a smoke
+test of a real server (fast: not marked slow)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from click.testing import CliRunner
+
+from cardtable import records, store
+from cardtable.cli import main
+from cardtable.store import ConflictError, SeatRow, Store, TableRow
+from tests.server.conftest import Client, Server
+
+
+def test_db_upgrade_creates_the_schema_and_serve_refuses_an_outdated_one(tmp_path: Path
+                                                                          ) -> None:
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    runner = CliRunner()
+    result = runner.invoke(main, ["db", "status", "--db", url])
+    assert result.exit_code == 0 and "empty" in result.output
+    result = runner.invoke(main, ["db", "upgrade", "--db", url])
+    assert result.exit_code == 0 and store.head_revision() in result.output
+    assert "current" in runner.invoke(main, ["db", "status", "--db", url]).output
+    engine = store.make_engine(url)
+    from alembic import command
+    with engine.begin() as conn:             # a database of an older cardtable...
+        command.downgrade(store._alembic_config(conn), "0001")
+    assert store.schema_status(engine) == "outdated"
+    engine.dispose()
+    result = runner.invoke(main, ["serve", "--db", url, "--port", "1"])
+    assert result.exit_code != 0                # ...is refused, naming the fix
+    assert f"cardtable db upgrade --db {url}" in result.output
+    result = runner.invoke(main, ["db", "upgrade", "--db", url])
+    assert "from 0001 to revision 0002" in result.output
+    engine = store.make_engine(url)
+    assert store.schema_status(engine) == "current"
+    assert "owner" in {c["name"] for c in sa.inspect(engine).get_columns("tables")}
+    engine.dispose()
+
+
+def test_a_database_cardtable_did_not_make_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'b.db'}"
+    engine = store.make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE accounts (id INTEGER)"))
+    with pytest.raises(store.SchemaError, match="empty database"):
+        store.ensure_schema(engine, url)
+    engine.dispose()
+
+
+def test_the_move_log_appends_in_order_and_refuses_a_gap(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    db = Store(url)
+    store.ensure_schema(db.engine, url)
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+    row = TableRow(id="t1", game="sequence", options={"players": 2}, seed=5,
+                   takeover_after=None, status="waiting", version=0,
+                   seats=[SeatRow("person", ""), SeatRow("bot", "random", "random")])
+    with db.engine.begin() as conn:
+        db.create_table(conn, row)
+        assert db.take_seat(conn, "t1", 0, "Ann", store.hash_token("secret"), "playing")
+        assert not db.take_seat(conn, "t1", 0, "Ben", store.hash_token("other"), None)
+        db.append_move(conn, "t1", 1, 0, "7H c4", None)
+        with pytest.raises(ConflictError):
+            db.append_move(conn, "t1", 3, 1, "8H c5", None)
+        db.append_move(conn, "t1", 2, 1, "8H c5", {"winners": [1], "scores": [0, 1]})
+    with db.engine.connect() as conn:
+        loaded = db.load(conn, "t1")
+        assert db.load_unfinished(conn) == []
+    assert loaded is not None and loaded.status == "over" and loaded.version == 2
+    assert loaded.moves == [(0, "7H c4"), (1, "8H c5")]
+    assert loaded.seats[0].name == "Ann"
+    assert loaded.seats[0].token_hash == store.hash_token("secret") != "secret"
+    db.close()
+
+
+def test_the_engine_imports_no_server_library() -> None:
+    code = ("import sys, cardtable, cardtable.table, cardtable.records, cardtable.bots; "
+            "print(sorted({'fastapi', 'uvicorn', 'sqlalchemy', 'alembic', 'starlette'} "
+            "& set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_smoke_a_bot_game_on_a_real_server(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'd.db'}", tmp_path).start()
+    try:
+        table = server.create("sequence", [{"kind": "bot", "bot": "random"},
+                                           {"kind": "bot", "bot": "random"}])
+        assert table["status"] == "playing"
+        spectator = Client(server, table["id"], since=0)
+        over = spectator.until("over", timeout=60)
+        assert over["winners"]
+        record = records.from_json(server.get(f"/api/tables/{table['id']}/record").json())
+        assert records.replay(record).is_terminal and record.seed == over["seed"]
+        assert server.get("/").status_code == 200
+        assert server.get(f"/t/{table['id']}").status_code == 200
+        assert "<html" in server.get("/").text.lower()
+        assert server.get("/static/app.css").status_code == 200
+        assert server.get("/api/rules/sequence").json()["markdown"]
+        games = server.get("/api/games").json()
+        assert {g["name"] for g in games["games"]} == {"drawbridge", "sequence",
+                                                       "threethirteen"}
+        assert "heuristic" in games["bots"]
+    finally:
+        server.stop()

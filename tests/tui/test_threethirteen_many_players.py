@@ -15,7 +15,7 @@ from tests.tui.driver import SIZE, settle
 
 def test_twelve_players_round_eleven_shows_the_whole_hand(tmp_path: Path) -> None:
     game = cardtable.new_game("threethirteen", players=12)
-    assert game.decks == 4  # type: ignore[attr-defined]
+    assert game.decks == 4
     state = game.setup(round=11, seed=3, dealer=11)
     seats = [tui_table.Seat("person", "You")] + [
         tui_table.bot_seat("random", 0.05) for _ in range(11)]

@@ -56,8 +56,10 @@ def known(game_string: str) -> bool:
     return game_string.removeprefix("python_cardtable_").split("(")[0] in GAMES
 
 
-@pytest.mark.parametrize(("game_string", "sims"),
-                         [pytest.param(g, n, id=g) for g, n in SIMS if known(g)])
+@pytest.mark.parametrize(("game_string", "sims"), [
+    # a whole match with no max_moves is a long playout: slow
+    pytest.param(g, n, id=g, marks=[] if "(" in g else [pytest.mark.slow])
+    for g, n in SIMS if known(g)])
 def test_random_sim_test_with_serialization(game_string: str, sims: int) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(game_string), num_sims=sims, serialize=True,
                             verbose=False)

@@ -81,15 +81,15 @@ def test_a_killed_server_loses_no_acknowledged_move(db_url: str, tmp_path: Path)
     again = Server(db_url, tmp_path, "--ws-rate", "500").start()
     try:
         # every acknowledged move is in the log, at its version, exactly once
-        for (tid, seat), moves in acked.items():
+        for (tid, number), moves in acked.items():
             summary = again.get(f"/api/tables/{tid}").json()
             assert summary["version"] >= max((v for v, _ in moves), default=0)
-            replay = Client(again, tid, tokens[tid, seat], since=0)
+            replay = Client(again, tid, tokens[tid, number], since=0)
             welcome = replay.recv()
             events = [replay.recv() for _ in range(welcome["version"])]
             assert [e["version"] for e in events] == list(range(1, welcome["version"] + 1))
             for version, move in moves:
-                assert events[version - 1]["seat"] == seat
+                assert events[version - 1]["seat"] == number
                 assert events[version - 1]["move"] == move
             replay.close()
         # and the games finish

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from cardtable import records
@@ -75,6 +76,7 @@ async def play_match(tmp_path: Path) -> PlayApp:
     return app
 
 
+@pytest.mark.slow  # a whole game through the screen
 def test_a_person_plays_a_whole_match(tmp_path: Path) -> None:
     app = asyncio.run(play_match(tmp_path))
     record = records.load(tmp_path / "drawbridge.json")

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from cardtable import bots, records
@@ -82,6 +83,7 @@ async def play_a_game(tmp_path: Path, players: int, seed: int) -> PlayApp:
     return app
 
 
+@pytest.mark.slow  # a whole game through the screen
 def test_a_person_plays_whole_games_against_bots(tmp_path: Path) -> None:
     for players, seed in ((2, 3),):
         app = asyncio.run(play_a_game(tmp_path, players, seed))

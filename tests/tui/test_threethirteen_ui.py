@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 import cardtable
@@ -88,6 +89,7 @@ async def play_last_round(tmp_path: Path, players: int, seed: int) -> PlayApp:
     return app
 
 
+@pytest.mark.slow  # a whole game through the screen
 def test_a_person_plays_the_last_round_to_the_end(tmp_path: Path) -> None:
     app = asyncio.run(play_last_round(tmp_path, 3, 5))
     record = records.load(tmp_path / "tt.json")

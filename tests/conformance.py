@@ -19,7 +19,7 @@ from cardtable.cards import deck
 
 
 def full_deck_counts(state: State) -> Counter[int]:
-    return Counter(deck(state.game.decks))  # type: ignore[attr-defined]
+    return Counter(deck(state.game.decks))
 
 
 def roundtrip(state: State) -> State:

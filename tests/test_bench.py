@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import cardtable
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -34,6 +36,19 @@ def test_agreement_counts_every_position_with_a_choice() -> None:
     assert report["within_10_percent"] <= report["departures"]
 
 
+def test_views_reports_flat_view_times() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "views.py"), "--moves", "10", "300", "--window", "10",
+         "--repeats", "2", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    marks = report["marks"]
+    assert [m["move"] for m in marks] == [10, 300]
+    assert marks[0]["view_ratio"] == 1.0
+    for m in marks:
+        assert m["view_us"] > 0 and m["observation_us"] > 0 and m["view_with_history_us"] > 0
+
+
 def test_arena_bench_reports_games_per_second_and_the_same_results() -> None:
     out = subprocess.run(
         [sys.executable, str(BENCH / "arena.py"), "--games", "4", "--executors", "local",
@@ -55,3 +70,25 @@ def test_server_bench_plays_and_loses_nothing() -> None:
     assert report["clients"] == 3 and report["accepted_moves"] > 0
     assert report["lost"] == 0 and report["duplicated"] == 0 and not report["errors"]
     assert report["latency_ms_p99"] >= report["latency_ms_p50"] > 0
+
+
+def test_playouts_against_another_tree_reports_a_ratio() -> None:
+    src = Path(__file__).resolve().parent.parent / "src"
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "playouts.py"), "threethirteen", "--players", "2",
+         "--seconds", "0.05", "--runs", "2", "--against", str(src), "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    row = json.loads(out.stdout)
+    assert row["steps_per_s"] > 0 and row["against_steps_per_s"] > 0 and row["ratio"] > 0
+
+
+@pytest.mark.slow
+def test_replay_bench_times_the_first_screen(tmp_path: Path) -> None:
+    from cardtable import records
+
+    state = cardtable.new_game("sequence").deal(seed=1)
+    state.apply(state.legal_actions()[0])
+    path = records.save(records.record_of(state), tmp_path / "g.json")
+    out = subprocess.run([sys.executable, str(BENCH / "replay.py"), "--runs", "1", str(path)],
+                         capture_output=True, text=True, check=True, timeout=300)
+    assert "baseline" in out.stdout and "g.json: 1 actions, first screen in" in out.stdout

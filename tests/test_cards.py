@@ -33,7 +33,8 @@ def test_notation_round_trips(card: int) -> None:
 
 @given(cards, st.booleans(), st.booleans(), st.sampled_from(["plain", "symbol", "symbol-first"]))
 def test_every_spelling_reads_the_same(card: int, lower: bool, ten: bool, suit_form: str) -> None:
-    rank, suit = card_name(card)
+    name = card_name(card)
+    rank, suit = name[0], name[1]
     if ten and rank == "T":
         rank = "10"
     text = {"plain": rank + suit, "symbol": rank + SYMBOLS[suit],

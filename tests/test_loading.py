@@ -21,21 +21,16 @@ from hypothesis import strategies as st
 
 import cardtable
 from cardtable import IllegalActionError, PositionError, State, records
+from tests.configs import SHORT
 from tests.conformance import check_illegal_inputs, check_views, roundtrip
 
 # ---------------------------------------------------------------- saves to mutate
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("drawbridge", {"target": 40, "undertricks": True}),
-    ("drawbridge", {"target": 300, "follow_suit_in_draw": True, "show_stock_top": True}),
-    ("sequence", {}),
-    ("sequence", {"players": 3}),
-    ("sequence", {"players": 4, "max_turns": 60}),
-    ("threethirteen", {}),
-    ("threethirteen", {"players": 3, "aces": "both"}),
-]
+# the configurations whose random games end soon (tests/configs.py), so that saves of
+# finished games are among those mutated
+CONFIGS: list[tuple[str, dict[str, Any]]] = [(c.game, c.options) for c in SHORT]
 # the points of a game to save at: moves made from the deal (-1: the end of the game)
-POINTS = (0, 1, 9, 30, 120, 400, 1500, -1)
+POINTS = (0, 9, 120, 1500, -1)
 
 
 def play_to(game: cardtable.Game, seed: int, moves: int) -> State:
@@ -64,7 +59,7 @@ def saves() -> list[dict[str, Any]]:
         state = game.deal(seed=7)
         rng = random.Random(7)
         found = 0
-        while not state.is_terminal and found < 3:
+        while not state.is_terminal and found < 2:
             state.apply(rng.choice(state.legal_actions()))
             if interesting(state) and rng.random() < 0.05:
                 out.append(state.to_dict())
@@ -75,7 +70,7 @@ def saves() -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- playing on by the rules
 
 
-def plays_on_by_the_rules(state: State, max_steps: int = 400, heavy_every: int = 40) -> None:
+def plays_on_by_the_rules(state: State, max_steps: int = 300, heavy_every: int = 50) -> None:
     """A random playout from a loaded state, checking the conformance invariants."""
     rng = random.Random(len(state.history))
     n = state.game.num_players
@@ -202,12 +197,23 @@ def mutate(draw: st.DrawFn, data: dict[str, Any], pool: list[dict[str, Any]]) ->
         put(data, path, copy.deepcopy(draw(st.sampled_from(ODD_VALUES))))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated_save())
-def test_a_mutated_save_is_refused_or_plays_on_by_the_rules(data: dict[str, Any]) -> None:
+def refused_or_plays_on(data: dict[str, Any]) -> None:
     state = load_or_refuse(data)
     if state is not None:
         plays_on_by_the_rules(state)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_save())
+def test_a_mutated_save_is_refused_or_plays_on_by_the_rules(data: dict[str, Any]) -> None:
+    refused_or_plays_on(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_save())
+def test_a_thousand_mutated_saves_are_refused_or_play_on(data: dict[str, Any]) -> None:
+    refused_or_plays_on(data)
 
 
 @pytest.mark.parametrize("index", range(len(saves())))
@@ -379,9 +385,7 @@ def mutated_record(draw: st.DrawFn) -> dict[str, Any]:
     return data
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mutated_record())
-def test_a_mutated_record_is_refused_with_a_record_error_or_replays(data: dict[str, Any]) -> None:
+def refused_or_replays(data: dict[str, Any]) -> None:
     try:
         record = records.from_json(data)
         final = records.replay(record)
@@ -390,6 +394,19 @@ def test_a_mutated_record_is_refused_with_a_record_error_or_replays(data: dict[s
         return
     assert records.result_of(final) == record.result
     assert len(list(records.positions(record))) == len(record.actions) + 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_record())
+def test_a_mutated_record_is_refused_with_a_record_error_or_replays(data: dict[str, Any]) -> None:
+    refused_or_replays(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutated_record())
+def test_many_mutated_records_are_refused_or_replay(data: dict[str, Any]) -> None:
+    refused_or_replays(data)
 
 
 def test_records_with_odd_option_names_are_record_errors() -> None:

@@ -14,34 +14,30 @@ import cardtable
 from cardtable import records
 from cardtable.cli import main
 from cardtable.records import Record, RecordError, Seat
-from tests.test_conformance import CONFIGS
-
-MAX_STEPS = 5000  # as check_playout
+from tests.configs import PLAYOUT, playout_params
 
 
-def random_game(game: cardtable.Game, seed: int) -> cardtable.State:
+def random_game(game: cardtable.Game, seed: int, moves: int = PLAYOUT) -> cardtable.State:
     """The line of play check_playout follows for ``seed``."""
     rng = random.Random(seed)
     state = game.deal(seed=seed)
-    while not state.is_terminal and len(state.history) < MAX_STEPS:
+    while not state.is_terminal and len(state.history) < moves:
         state.apply(rng.choice(state.legal_actions()))
     return state
 
 
-@pytest.mark.parametrize(("name", "options", "count"), CONFIGS,
-                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(CONFIGS)])
+@pytest.mark.parametrize(("name", "options", "seed", "moves"), playout_params())
 def test_every_conformance_game_round_trips(tmp_path: Path, name: str, options: dict[str, Any],
-                                             count: int) -> None:
+                                             seed: int, moves: int) -> None:
     game = cardtable.new_game(name, **options)
-    for seed in range(count):
-        state = random_game(game, seed)
-        seats = [Seat("bot", "random")] * game.num_players
-        path = records.save(records.record_of(state, seats), tmp_path / f"{seed}.json")
-        record = records.load(path)
-        assert record.seed == seed and record.seats == seats
-        assert len(record.actions) == len(state.history)
-        assert record.finished == state.is_terminal
-        assert records.replay(record).to_dict() == state.to_dict()
+    state = random_game(game, seed, moves)
+    seats = [Seat("bot", "random")] * game.num_players
+    path = records.save(records.record_of(state, seats), tmp_path / f"{seed}.json")
+    record = records.load(path)
+    assert record.seed == seed and record.seats == seats
+    assert len(record.actions) == len(state.history)
+    assert record.finished == state.is_terminal
+    assert records.replay(record).to_dict() == state.to_dict()
 
 
 def test_a_record_steps_through_every_position() -> None:

@@ -12,7 +12,7 @@ import cardtable
 from cardtable import IllegalActionError, NotYourTurnError, OptionsError, records
 from cardtable.cards import RANKS, SUITS
 from cardtable.table import BotJob, Seat, Table, run_bot_job
-from tests.envs.common import CONFIGS, config_id
+from tests.configs import SHORT, params
 
 PERSON = Seat("person", "Ann")
 
@@ -173,8 +173,7 @@ def check_events(table: Table, seat: int, hand: Counter[str], event: dict[str, A
     return hand + Counter(event.get("drawn", []))
 
 
-@pytest.mark.parametrize(("name", "options"),
-                         [pytest.param(n, o, id=config_id(n, o)) for n, o in CONFIGS])
+@pytest.mark.parametrize(("name", "options"), params(SHORT))
 def test_events_give_each_seat_its_own_cards_and_nothing_hidden(name: str,
                                                                 options: dict[str, Any]) -> None:
     game = cardtable.new_game(name, **options)

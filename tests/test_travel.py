@@ -14,14 +14,10 @@ from cardtable import CardtableError, IllegalActionError, OptionsError, State
 from cardtable.bots import hint, make
 from cardtable.drawbridge import score_deal
 from cardtable.threethirteen import arrange
+from tests.configs import FEW
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("drawbridge", {}),
-    ("sequence", {}),
-    ("sequence", {"players": 4}),
-    ("threethirteen", {}),
-    ("threethirteen", {"players": 4}),
-]
+# the few configurations of tests/configs.py checked at length
+CONFIGS = [(c.game, c.options) for c in FEW]
 IDS = [f"{name}{options.get('players', '')}" for name, options in CONFIGS]
 
 
@@ -109,8 +105,8 @@ def test_a_bad_seat_is_an_options_error(name: str, options: dict[str, Any], seat
         state.resample(seat, random.Random(0))
 
 
-@pytest.mark.parametrize(("name", "options"), CONFIGS[:1] + CONFIGS[1:2] + CONFIGS[3:4],
-                         ids=["drawbridge", "sequence", "threethirteen"])
+@pytest.mark.parametrize(("name", "options"), [(n, {}) for n in cardtable.game_names()],
+                         ids=cardtable.game_names())
 @pytest.mark.parametrize("kind", ["random", "heuristic", "ismcts"])
 def test_a_bot_refuses_a_finished_game_as_an_illegal_action(name: str, options: dict[str, Any],
                                                             kind: str) -> None:

@@ -294,6 +294,21 @@ def unknown_keys(game: str, position: dict[str, Any], keys: Iterable[str]) -> No
         )
 
 
+# ---------------------------------------------------------------- observations
+
+
+class Observation:
+    """What one seat may know of a state, typed and read-only (``state.observation(seat)``).
+
+    Each game defines a frozen dataclass on this base: card ids and small tuples, cheap
+    to build (nothing in it grows with the length of the game). ``view()``, the RL
+    encoders and the UIs build on it; nothing outside a game's module reads its private
+    state.
+    """
+
+    __slots__ = ()
+
+
 # ---------------------------------------------------------------- games and states
 
 S = TypeVar("S", bound="State")
@@ -453,9 +468,12 @@ class State:
     def _from_dict(cls: type[S], game: Game, data: dict[str, Any]) -> S:
         raise NotImplementedError
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know, as plain JSON-ready data (None: a spectator, who sees
-        no hidden card); each game documents its keys."""
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may know now (None: a spectator), as the game's typed observation."""
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The view without its history, built from ``observation(seat)``."""
         raise NotImplementedError
 
     def resample(self, seat: int, rng: random.Random) -> State:
@@ -531,6 +549,18 @@ class State:
         new = self.clone()
         new.apply(action)
         return new
+
+    def view(self, seat: int | None, history: bool = True) -> dict[str, Any]:
+        """What ``seat`` may know as JSON-able data (None: a spectator).
+
+        ``history`` (last key) lists every action since ``deal()``/``setup()`` as
+        ``[seat, notation]``; ``history=False`` leaves it out, and the view then costs the
+        same however long the game has run.
+        """
+        out = self._view(seat)
+        if history:
+            out["history"] = [[s, a.notation] for s, a in self.history]
+        return out
 
     def returns(self) -> list[float]:
         """+1 per winner and -1 per other seat at the end; all 0 for a draw or before the end."""

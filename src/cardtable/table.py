@@ -72,13 +72,6 @@ class Seat:
         return cls("person" if seat.kind == "human" else "bot", seat.name)
 
 
-def _bare_view(state: State, seat: int | None) -> dict[str, Any]:
-    """``state.view(seat)`` without the history."""
-    view = state.view(seat)
-    view.pop("history", None)
-    return view
-
-
 def _deal_of(view: dict[str, Any]) -> tuple[Any, Any]:
     """Which deal (Draw Bridge) or round (Three Thirteen) a view shows: a new one deals
     every hand afresh."""
@@ -102,7 +95,8 @@ class BotJob:
     #: every move since the start, in notation
     moves: tuple[str, ...]
     seat: int
-    bot: str
+    #: the bot kind (cardtable.bots.KINDS) and its settings
+    kind: str
     settings: dict[str, Any]
     bot_seed: int
 
@@ -119,7 +113,7 @@ def run_bot_job(job: BotJob) -> str:
         state.apply(move)
     if state.current_player != job.seat:
         raise NotYourTurnError(f"seat {job.seat} is not to act after {len(job.moves)} moves")
-    return str(bots.make(job.bot, seed=job.bot_seed, **job.settings).choose(state))
+    return str(bots.make(job.kind, seed=job.bot_seed, **job.settings).choose(state))
 
 
 class Table:
@@ -356,7 +350,7 @@ class Table:
     def _seat_view(self, seat: int | None) -> dict[str, Any]:
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = _bare_view(self.state, seat)
+            view = self._views[seat] = self.state.view(seat, history=False)
         return view
 
     def _track(self, seat: int) -> None:
@@ -365,11 +359,11 @@ class Table:
             return
         self._cards[seat] = {}
         state = self.start_state()
-        view = _bare_view(state, seat)
+        view = state.view(seat, history=False)
         self._hands[seat] = Counter(view["hand"]), _deal_of(view)
         for number, (mover, move) in enumerate(self.moves, 1):
             state.apply(move)
-            self._note_cards(seat, number, mover, move, _bare_view(state, seat))
+            self._note_cards(seat, number, mover, move, state.view(seat, history=False))
 
     def _note_cards(self, seat: int, version: int, mover: int, move: str,
                     view: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -97,7 +98,7 @@ def test_reset_restarts_the_bot() -> None:
     ("ismcts", {"root": "wide"}, "root must be"),
     ("ismcts", {"tree_size": 0}, "tree_size must be"),
 ])
-def test_bad_bot_settings(kind: str, budget: dict[str, object], message: str) -> None:
+def test_bad_bot_settings(kind: str, budget: dict[str, Any], message: str) -> None:
     with pytest.raises(OptionsError, match=message):
         make(kind, **budget)
 

@@ -3,6 +3,8 @@ meaningful estimates of the chance to win the match."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import cardtable
@@ -17,7 +19,7 @@ ISSUE_HAND = ["5S", "JS", "7H", "8H", "KH", "6D", "8D", "JD", "QD", "KD", "AC", 
 SPADES = ["AS", "KS", "QS", "TS", "9S", "8S", "7S", "AH", "QH", "AD", "9D", "KC", "QC"]
 
 
-def after_the_bot_opened_1s(**options: object) -> DrawBridgeState:
+def after_the_bot_opened_1s(**options: Any) -> DrawBridgeState:
     """The issue's position: the bot (seat 1) deals and opens 1S; seat 0 holds ISSUE_HAND."""
     state = auction_position([ISSUE_HAND, SPADES], dealer=1, **options)
     opening = max(HEURISTIC.scores(state, 1), key=lambda scored: scored[0])[1]
@@ -54,6 +56,7 @@ def test_the_deal_value_follows_the_auction() -> None:
     state.apply("7NT")
     assert deal_value(state) == pytest.approx(0.5, abs=0.01)  # 7NT fails: nobody scores
     before = cardtable.new_game("drawbridge").deal(seed=3)
+    assert isinstance(before, DrawBridgeState)
     assert deal_value(before) == 0.5  # the draw phase: the match scores alone
 
 
@@ -90,6 +93,7 @@ def test_undertricks_make_the_sacrifice_dearer() -> None:
 
 def test_play_phase_hints_estimate_the_match_too() -> None:
     state = cardtable.new_game("drawbridge").deal(seed=5)
+    assert isinstance(state, DrawBridgeState)
     bot = make("heuristic", seed=1)
     while state.phase != "play":
         state.apply(bot.choose(state))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -15,8 +15,15 @@ from cardtable.bots.sequence import HEURISTIC as SEQUENCE_HEURISTIC
 from cardtable.bots.threethirteen import HEURISTIC, ThreeThirteenHeuristic
 from cardtable.cards import card_names
 from cardtable.core import Action, State
+from cardtable.threethirteen.game import ThreeThirteenGame, ThreeThirteenState
 
-GAME = cardtable.new_game("threethirteen")
+GAME = cast(ThreeThirteenGame, cardtable.new_game("threethirteen"))
+
+
+def tt_setup(**position: Any) -> ThreeThirteenState:
+    state = GAME.setup(**position)
+    assert isinstance(state, ThreeThirteenState)
+    return state
 
 
 def round_one(hand: list[str], drawn: str) -> State:
@@ -101,7 +108,7 @@ def test_playout_can_play_to_the_end_of_the_round(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(ThreeThirteenHeuristic, "PLAYOUT_TURNS", None)
     rng = random.Random(4)
     for r in (1, 6, 11):
-        state = GAME.setup(round=r, seed=r)
+        state = tt_setup(round=r, seed=r)
         values = HEURISTIC.playout(state, rng)
         assert state.is_terminal if r == 11 else state.round == r + 1
         assert all(-1.0 <= v <= 1.0 for v in values)
@@ -110,7 +117,7 @@ def test_playout_can_play_to_the_end_of_the_round(monkeypatch: pytest.MonkeyPatc
 
 
 def test_playout_stops_after_two_turns_a_seat() -> None:
-    state = GAME.setup(round=9, seed=2)
+    state = tt_setup(round=9, seed=2)
     before = len(state.history)
     values = HEURISTIC.playout(state, random.Random(1))
     discards = [a for _, a in state.history[before:] if str(a).startswith("discard")]
@@ -119,10 +126,10 @@ def test_playout_stops_after_two_turns_a_seat() -> None:
 
 
 def test_standing_favours_the_lower_total() -> None:
-    state = GAME.setup(round=4, scores=[10, 30], seed=1)
+    state = tt_setup(round=4, scores=[10, 30], seed=1)
     mine, theirs = HEURISTIC.standing(state)
     assert mine > 0 > theirs
-    later = GAME.setup(round=10, scores=[10, 30], seed=1)
+    later = tt_setup(round=10, scores=[10, 30], seed=1)
     assert HEURISTIC.standing(later)[0] > mine  # the same lead counts more late
 
 

@@ -6,26 +6,12 @@ import random
 from typing import Any
 
 import cardtable
+from tests.configs import GAMES, SHORT
 
-# (game, options) the conformance checks run on; games not registered yet are left out
-_CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("sequence", {}),
-    ("sequence", {"players": 3}),
-    ("sequence", {"players": 4}),
-    ("sequence", {"players": 6, "teams": 3, "max_turns": 60}),
-    ("sequence", {"players": 12, "teams": 3}),
-    ("drawbridge", {"target": 20}),
-    ("drawbridge", {"target": 30, "show_stock_top": True, "follow_suit_in_draw": True}),
-    ("drawbridge", {"draw_trick_winner": "suit-led", "undertricks": True}),
-    ("threethirteen", {}),
-    ("threethirteen", {"players": 4}),
-    ("threethirteen", {"players": 7, "aces": "both", "face_values": "counting",
-                       "all_wild_melds": False}),
-    ("threethirteen", {"players": 12}),
-    ("threethirteen", {"players": 3, "decks": 4}),
-]
-CONFIGS = [(name, options) for name, options in _CONFIGS if name in cardtable.game_names()]
-GAMES = sorted({name for name, _ in CONFIGS})
+__all__ = ["CONFIGS", "GAMES", "config_id", "random_states"]
+
+# the configurations of tests/configs.py whose random games end soon
+CONFIGS = [(c.game, c.options) for c in SHORT]
 
 
 def config_id(name: str, options: dict[str, Any]) -> str:

@@ -3,6 +3,8 @@ values stay in their declared bounds, and docs/envs.md shows the real layouts.""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from cardtable.envs.encoders import encoder_for  # noqa: E402
 from tests.envs.common import CONFIGS, GAMES, config_id, random_states  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
+DIGESTS = Path(__file__).resolve().parents[1] / "data" / "encoder_digests.json"
 PARAMS = [pytest.param(name, options, id=config_id(name, options)) for name, options in CONFIGS]
 
 
@@ -81,3 +84,18 @@ def test_docs_show_the_layout_of_each_game(name: str) -> None:
     table = encoder_for(cardtable.new_game(name)).layout_table()
     assert table in DOCS.read_text(encoding="utf-8"), (
         f"update the {name} layout in docs/envs.md:\n{table}")
+
+
+@pytest.mark.parametrize(("name", "options"), PARAMS)
+def test_encodings_unchanged_on_seeded_positions(name: str, options: dict[str, Any]) -> None:
+    """The tensors of seeded random positions hash as they did when the encoders read the
+    states' private fields (data/encoder_digests.json, written by that code); a deliberate
+    layout change rewrites the file."""
+    digests = json.loads(DIGESTS.read_text(encoding="utf-8"))
+    game = cardtable.new_game(name, **options)
+    enc = encoder_for(game)
+    h = hashlib.sha256()
+    for state in random_states(game, 40, seed=11):
+        for seat in range(game.num_players):
+            h.update(enc.encode(state, seat).tobytes())
+    assert h.hexdigest() == digests[config_id(name, options)]

@@ -11,6 +11,7 @@ import pickle
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,7 +110,7 @@ def dealt(game_string: str, seed: int) -> list:
     game = pyspiel.load_game(game_string)
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
-    out = []
+    out: list[Any] = []
     while not state.is_terminal() and len(out) < 60:
         if state.is_chance_node():
             state.apply_action(int(rng.randint(256)))

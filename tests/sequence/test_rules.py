@@ -548,16 +548,16 @@ def test_notation_accepts_case_ten_and_aliases() -> None:
 def test_action_ids_are_stable_and_cover_the_space() -> None:
     game = cardtable.new_game("sequence")
     assert game.num_distinct_actions == 529
-    assert [a.id for a in game.actions] == list(range(529))  # type: ignore[attr-defined]
-    assert len({str(a) for a in game.actions}) == 529  # type: ignore[attr-defined]
-    assert set(RANKS) >= {str(a)[0] for a in game.actions if str(a) != "pass"  # type: ignore[attr-defined]
+    assert [a.id for a in game.actions] == list(range(529))
+    assert len({str(a) for a in game.actions}) == 529
+    assert set(RANKS) >= {str(a)[0] for a in game.actions if str(a) != "pass"
                           and not str(a).startswith("dead")}
 
 
 @given(st.integers(min_value=0, max_value=528), st.booleans())
 def test_every_action_notation_round_trips(aid: int, lower: bool) -> None:
     state = cardtable.new_game("sequence").deal(seed=0)
-    action = state.game.actions[aid]  # type: ignore[attr-defined]
+    action = state.game.actions[aid]
     text = str(action).lower() if lower else str(action)
     assert state.parse_action(text) == action
     assert state.parse_action(text.replace("T", "10").replace("t", "10")) == action

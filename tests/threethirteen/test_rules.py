@@ -18,6 +18,12 @@ def game(players: int = 2, **options: Any) -> cardtable.Game:
     return cardtable.new_game("threethirteen", players=players, **options)
 
 
+def tt(state: cardtable.State) -> ThreeThirteenState:
+    """``state``, typed as the Three Thirteen state it is."""
+    assert isinstance(state, ThreeThirteenState)
+    return state
+
+
 def position(hands: list[str], players: int = 2, options: dict[str, Any] | None = None,
              **kwargs: Any) -> ThreeThirteenState:
     """A round's start with seat 0 to play (the last seat deals) unless told otherwise.
@@ -142,7 +148,7 @@ def test_twelve_players_need_four_decks_and_say_why() -> None:
 
 @pytest.mark.parametrize("players", [9, 12])
 def test_a_whole_match_with_many_players(players: int) -> None:
-    state = game(players).deal(seed=players)
+    state = tt(game(players).deal(seed=players))
     rng = random.Random(players)
     rounds_seen = {}
     while not state.is_terminal:
@@ -174,18 +180,19 @@ def test_a_saved_state_keeps_the_deck_count() -> None:
 
 def test_a_setup_position_may_use_a_card_as_often_as_the_decks_hold_it() -> None:
     hands = ["7C 7C 7C 9H", "2S 4S 8D 8D", "2H 4H 8C 8C"]
-    state = game(3, decks=3).setup(round=2, dealer=2, hands=[h.split() for h in hands], seed=1)
+    state = tt(game(3, decks=3).setup(round=2, dealer=2, hands=[h.split() for h in hands],
+                                      seed=1))
     assert state.hands[0].count(CARD_NAMES.index("7C")) == 3
     with pytest.raises(PositionError, match="7C"):
         game(3, decks=2).setup(round=2, dealer=2, hands=[h.split() for h in hands], seed=1)
 
 
 def test_resample_keeps_every_deck() -> None:
-    state = game(10).deal(seed=5)
+    state = tt(game(10).deal(seed=5))
     rng = random.Random(2)
     for _ in range(30):
         state.apply(rng.choice(state.legal_actions()))
-    other = state.resample(state.current, rng)
+    other = tt(state.resample(state.current, rng))
     assert Counter(other._all_cards()) == Counter({c: 4 for c in range(52)})
     assert other.hands[state.current] == state.hands[state.current]
 

@@ -10,6 +10,7 @@ import asyncio
 import random
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from cardtable.tui.app import PlayApp
 from tests.tui.driver import new_app, screen_text, settle
@@ -18,7 +19,7 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZE = (80, 24)
 
 # game -> (options, seed, moves the person makes first (chosen by a seeded random pick))
-SHOTS: dict[str, tuple[dict[str, object], int, int]] = {
+SHOTS: dict[str, tuple[dict[str, Any], int, int]] = {
     "sequence": ({"players": 2}, 3, 6),
     "drawbridge": ({}, 3, 5),
     "threethirteen": ({"players": 3}, 11, 4),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Footer, RichLog
@@ -16,7 +17,7 @@ from cardtable import records
 from cardtable.tui.app import Banner, MoveInput, PlayApp, ReplayApp
 from cardtable.tui.drawbridge import DrawBridgePane
 from cardtable.tui.look import spell
-from cardtable.tui.sequence import chip_mark
+from cardtable.tui.sequence import SequencePane, chip_mark
 from cardtable.tui.threethirteen import ThreeThirteenPane
 from tests.tui.driver import SIZE, message, new_app, screen_text, settle, type_move
 
@@ -38,6 +39,7 @@ def test_tab_keeps_the_focus_visible_and_never_traps_the_keys(tmp_path: Path) ->
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             pane = app.pane
+            assert isinstance(pane, SequencePane)
             assert app.focused is pane
             assert screen_text(app).splitlines()[1].startswith("▌")  # the table's gold bar
             for _ in range(6):
@@ -100,7 +102,22 @@ def test_twelve_players_at_80x24_keep_the_whole_side_panel_in_view(tmp_path: Pat
             last = log_lines(app)[-1]
             assert last.strip() and last in text, "the log is off screen"
             # the news since the person's last turn stays on one line, "your move" under it
-            assert "your move" in message(app)
+            assert "your move" in text
+    asyncio.run(run())
+
+
+def test_twelve_players_of_three_thirteen_at_80x24_keep_the_hand_in_view(
+        tmp_path: Path) -> None:
+    async def run() -> None:
+        app = new_app(tmp_path, "threethirteen", seed=3, players=12)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            text = screen_text(app)
+            for seat in range(1, 12):
+                assert f"Bot {seat} " in text
+            hand = app.pane.view["hand"]
+            assert "Your hand" in text and all(spell(card) in text for card in hand)
+            assert "d: draw from the stock" in text and "your move" in text
     asyncio.run(run())
 
 
@@ -318,3 +335,44 @@ def test_the_replay_footer_offers_only_its_own_keys() -> None:
     asyncio.run(run())
 
 
+
+
+def test_a_server_tables_hint_is_played_by_enter_and_leaves_after_a_move() -> None:
+    from cardtable.table import Seat as TableSeat
+    from cardtable.table import Table as GameTable
+    from cardtable.tui.remote import RemoteApp
+
+    table = GameTable.new(cardtable.new_game("sequence"),
+                          [TableSeat("person", "Tess", {}), TableSeat("bot", "random", {})],
+                          seed=5)
+    summary = {"game": "sequence", "options": dict(table.state.game.options),
+               "seats": [{"seat": 0, "kind": "person", "name": "Tess", "bot": None},
+                         {"seat": 1, "kind": "bot", "name": None, "bot": "random"}]}
+    sent: list[dict[str, Any]] = []
+
+    async def run() -> None:
+        app = RemoteApp("http://127.0.0.1:9", "T", 0, "token", summary)  # messages by hand
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        async def offline() -> None:
+            return None
+
+        app.send = send  # type: ignore[method-assign]
+        app.connection = offline  # type: ignore[method-assign]
+        async with app.run_test(size=SIZE) as pilot:
+            app.receive({"type": "welcome", "version": 0, "view": table.view(0)})
+            move = table.view(0)["legal"][-1]
+            app.receive({"type": "hint", "move": move, "win_probability": 0.5})
+            await pilot.pause()
+            assert "Enter plays it" in message(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert sent[-1]["type"] == "move" and sent[-1]["move"] == move
+            table.play(0, move)
+            app.receive({"type": "event", "version": 1, "seat": 0, "move": move,
+                         "view": table.view(0)})
+            await pilot.pause()
+            assert app.pane.hinted is None and "hint:" not in screen_text(app)
+    asyncio.run(run())

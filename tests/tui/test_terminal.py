@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ CARDTABLE = str(Path(sys.executable).parent / "cardtable")
 ENV = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "110", "LINES": "32"}
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str) -> Any:
     return pexpect.spawn(CARDTABLE, list(args), env=ENV, dimensions=(32, 110),
                          encoding="utf-8", timeout=60)
 
@@ -26,7 +27,7 @@ def moves_in(path: Path) -> int:
     return len(records.load(path).actions)
 
 
-def my_turn(child: pexpect.spawn, path: Path, after: int) -> records.Record:
+def my_turn(child: Any, path: Path, after: int) -> records.Record:
     """Wait (reading the screen) until the record has more than ``after`` actions and the
     person, seat 0, is to move."""
     for _ in range(300):
@@ -40,7 +41,7 @@ def my_turn(child: pexpect.spawn, path: Path, after: int) -> records.Record:
     raise AssertionError("the bot did not answer")
 
 
-def play_moves(child: pexpect.spawn, path: Path, count: int) -> None:
+def play_moves(child: Any, path: Path, count: int) -> None:
     """Type ``count`` legal moves in notation, each once the bot has answered the last."""
     child.expect("your move")
     for _ in range(count):

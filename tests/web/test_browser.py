@@ -7,11 +7,15 @@ the page's cards, cells, piles and call buttons. Screenshots of each game are ke
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from cardtable.web import STATIC_DIR
 
 pytestmark = pytest.mark.slow
 
@@ -284,6 +288,13 @@ def test_a_reload_keeps_the_seat_and_the_game(browser: Any, server: str, shots: 
             break
     else:
         pytest.fail("no card of the hand could be played from the keyboard")
+    # leaving the seat: the page watches on, and the seat is free to take again
+    wait_until(lambda: p.my_turn, what="my turn")
+    p.page.click("#leave")
+    p.page.wait_for_selector(".seat button:has-text('Sit here')")
+    assert p.page.locator(".seat.me").count() == 0
+    assert p.page.locator("#hand button.card").count() == 0
+    assert p.page.evaluate(f"localStorage.getItem('cardtable:seat:{table}')") is None
     p.close()
 
 
@@ -297,6 +308,7 @@ def test_a_spectator_sees_no_hand(browser: Any, server: str, shots: Path) -> Non
     assert watcher.page.locator("#hand button.card").count() == 0
     assert "watching" in watcher.page.inner_text("#hand")
     assert watcher.page.locator(".seat.me").count() == 0
+    assert not watcher.page.locator("#hint").is_visible()
     for card in host.hand():
         assert f'data-card="{card}"' not in watcher.page.content()
     watcher.shot(shots, "threethirteen-spectator")
@@ -308,6 +320,10 @@ def test_a_spectator_sees_no_hand(browser: Any, server: str, shots: Path) -> Non
 def test_a_phone_shows_a_playable_table(browser: Any, server: str, shots: Path,
                                         game: str) -> None:
     p = Player(browser, server, viewport=PHONE)
+    if game == "sequence":
+        p.page.goto(server + "/")
+        p.page.wait_for_selector("#create-table")
+        p.shot(shots, "lobby-phone")
     p.create(game, ["person", "bot:random"])
     wait_until(lambda: p.my_turn, what="my turn")
     width = p.page.evaluate("document.documentElement.scrollWidth")
@@ -318,15 +334,27 @@ def test_a_phone_shows_a_playable_table(browser: Any, server: str, shots: Path,
     p.close()
 
 
+def english_left(text: str) -> list[str]:
+    """The page's English messages found in a Khmer page's text (none should be)."""
+    catalog = json.loads((STATIC_DIR / "i18n" / "km.json").read_text(encoding="utf-8"))
+    kept = " ".join(catalog.values())   # English a translation keeps, e.g. "(Sequence)"
+    return [m for m in catalog if "{" not in m and len(m) >= 4 and m not in kept
+            and re.search(rf"(?<![\w-]){re.escape(m)}(?![\w-])", text)]
+
+
 def test_the_khmer_page_renders(browser: Any, server: str, shots: Path) -> None:
     p = Player(browser, server, locale="km-KH")
     p.page.goto(server + "/")
     p.page.wait_for_selector("#create-table")
     assert p.page.inner_text("#create-table") == "បង្កើតតុ"
+    p.page.click("#create details summary")
+    assert english_left(p.page.inner_text("body")) == []
     p.shot(shots, "lobby-khmer")
     p.create("sequence", ["person", "bot:random"], name="ដារា")
     wait_until(lambda: p.my_turn, what="my turn")
     assert p.page.inner_text("#turn").startswith("វេនរបស់អ្នក")
+    p.page.click(".log-box summary")   # the move log open: its lines are checked too
+    assert english_left(p.page.inner_text("body")) == []
     p.shot(shots, "sequence-khmer")
     p.page.set_viewport_size(PHONE)
     p.shot(shots, "sequence-khmer-phone")
@@ -335,6 +363,7 @@ def test_the_khmer_page_renders(browser: Any, server: str, shots: Path) -> None:
     p.page.goto(server + "/rules/threethirteen")
     p.page.wait_for_selector("article.rules h3")
     assert "ពាក្យទូទៅ" in p.page.inner_text("article.rules")
+    assert english_left(p.page.inner_text("header")) == []
     p.shot(shots, "rules-khmer")
     # the switch back to English is remembered
     p.page.select_option("#lang", "en")

@@ -35,8 +35,9 @@ from cardtable.bots.specs import BotSpec, check, parse_list
 from cardtable.core import OptionsError
 from cardtable.table import Seat, Table
 
-__all__ = ["GameResult", "Task", "outcome", "plan", "play", "play_batch", "run", "standings",
-           "stream", "wilson_interval"]
+__all__ = ["BotStanding", "GameResult", "PairStanding", "ResultsFile", "Task", "outcome",
+           "pairs", "plan", "play", "play_batch", "read_results", "run", "standings", "stream",
+           "table", "wilson_interval"]
 
 #: the most games in one task (a heuristic game takes milliseconds)
 MAX_BATCH = 50
@@ -62,6 +63,10 @@ class Task:
 
 @dataclass(frozen=True)
 class GameResult:
+    """How one game of the arena ended: its task's index and deal, who sat where (bot
+    labels), the winning seats, the scores, the moves made and whether the game ended
+    (False: stopped by ``max_actions``, a draw)."""
+
     index: int
     lineup: tuple[str, ...]
     winners: tuple[int, ...]
@@ -127,7 +132,7 @@ def batch_size(tasks: Sequence[Task], parallelism: int) -> int:
     """Games per task: one when a bot searches (a game may take minutes, and Ctrl-C keeps
     only whole tasks); else enough to make scheduling cheap while every worker still gets
     several tasks (at most MAX_BATCH)."""
-    if any(spec.searches for task in tasks[:1] for spec in task.bots) or not tasks:
+    if not tasks or any(spec.searches for spec in {s for t in tasks for s in t.bots}):
         return 1
     return max(1, min(MAX_BATCH, math.ceil(len(tasks) / (8 * max(1, parallelism)))))
 
@@ -189,6 +194,7 @@ def header(game: str, options: dict[str, Any], specs: Sequence[BotSpec], games: 
 
 
 def result_from_json(data: dict[str, Any]) -> GameResult:
+    """A GameResult from its line in a results file."""
     return GameResult(data["index"], tuple(data["lineup"]), tuple(data["winners"]),
                       tuple(data["scores"]), data["actions"], data["finished"], data["deal"])
 
@@ -377,4 +383,5 @@ def table(rows: list[BotStanding], pair_rows: Sequence[PairStanding] = ()) -> st
 
 
 def as_json(rows: Sequence[BotStanding | PairStanding]) -> list[dict[str, Any]]:
+    """Standings as plain dicts, for --json and --csv."""
     return [asdict(r) for r in rows]

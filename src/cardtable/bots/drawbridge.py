@@ -32,8 +32,8 @@ from typing import Any
 
 from cardtable.cards import cards_of
 from cardtable.core import Action, State
-from cardtable.drawbridge.game import AUCTION, BID, DRAW, PLAY, DrawBridgeState
 from cardtable.drawbridge.game import POWER as CARD_POWER
+from cardtable.drawbridge.game import DrawBridgeState
 from cardtable.drawbridge.scoring import deal_points
 
 POWER = "23456789TJQKA"  # bridge order: ace high
@@ -160,32 +160,20 @@ def _suits_of(mask: int) -> dict[str, list[int]]:
     return out
 
 
-def _last_bid(state: DrawBridgeState) -> tuple[int, int] | None:
-    """The auction's last bid as (level, strain index), or None."""
-    if state._bidder < 0:
-        return None
-    index = state._lowest_bid - 1 - BID
-    return index // 5 + 1, index % 5
-
-
 def deal_value(state: DrawBridgeState) -> float:
     """Seat 0's match chance with the deal in progress valued from the cards (module
     docstring): a contract (the last bid while the auction runs), declarer's tricks won
     and an estimate of the tricks to come; before any bid, the match scores alone."""
     game = state.game
-    scores = state._scores
-    if state._phase == PLAY and state._contract is not None:
-        c = state._contract
-        level, strain, doubled, declarer = c.level, c.strain, c.doubled, c.declarer
-    elif state._phase == AUCTION and state._bidder >= 0:
-        bid = _last_bid(state)
-        assert bid is not None
-        (level, strain), doubled, declarer = bid, state._doubled, state._bidder
-    else:
+    scores = state.scores
+    c = state.last_bid if state.phase in ("auction", "play") else None
+    if c is None:
         return match_chance(scores, game.target)
-    won = state._tricks_won[declarer]
-    left = 13 - state._tricks_won[0] - state._tricks_won[1]
-    hands = state._hands
+    level, strain, doubled, declarer = c.level, c.strain, c.doubled, c.declarer
+    tricks = state.tricks_won
+    won = tricks[declarer]
+    left = 13 - tricks[0] - tricks[1]
+    hands = state.hand_masks
     more = estimate_tricks(_suits_of(hands[declarer]), _suits_of(hands[1 - declarer]),
                            STRAINS[strain])
     return contract_chance(scores, game.target, game.undertricks, level, strain, doubled,
@@ -195,15 +183,16 @@ def deal_value(state: DrawBridgeState) -> float:
 def bid_auction_out(state: DrawBridgeState) -> None:
     """Play the auction to its end with both seats calling like the heuristic (all cards
     are known from the auction on, so each side's estimates are fixed)."""
-    suits = [_suits_of(state._hands[0]), _suits_of(state._hands[1])]
+    hands = state.hand_masks
+    suits = [_suits_of(hands[0]), _suits_of(hands[1])]
     est = [{st: estimate_tricks(suits[s], suits[1 - s], st) for st in STRAINS} for s in (0, 1)]
-    while state._phase == AUCTION:
-        seat = state._to_act
+    while state.phase == "auction":
+        seat = state.current_player
         assert seat is not None
-        bid = _last_bid(state)
-        last = None if bid is None else (bid[0], STRAINS[bid[1]])
+        bid = state.last_bid
+        last = None if bid is None else (bid.level, STRAINS[bid.strain])
         call = choose_call(est[seat], est[1 - seat], last,
-                           state._bidder if state._bidder >= 0 else None, seat,
+                           None if bid is None else bid.declarer, seat,
                            [a.notation for a in state.legal_actions()])
         state.apply(call)
 
@@ -222,7 +211,7 @@ class DrawBridgeHeuristic:
         return "flat" if state.phase == "auction" else "ucb"  # type: ignore[attr-defined]
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
-        view = state.view(seat)
+        view = state.view(seat, history=False)
         legal = state.legal_actions()
         phase = view["phase"]
         if phase == "auction":
@@ -308,20 +297,20 @@ class DrawBridgeHeuristic:
     def playout(self, state: State, rng: random.Random) -> list[float]:
         """A determinization played on (module docstring); each seat's reward in [-1, 1]."""
         assert isinstance(state, DrawBridgeState)
-        if state._phase == PLAY and state._played[2 * 13:]:
+        if state.phase == "play" and state.cards_played > 2 * 13:
             # the play has begun: play the deal out at random and value its score
-            deal = state._deal_number
-            while not state.is_terminal and state._deal_number == deal:
+            deal = state.deal_number
+            while not state.is_terminal and state.deal_number == deal:
                 legal = state.legal_actions()
                 state.apply(legal[rng.randrange(len(legal))])
             if state.is_terminal:
                 return state.returns()
-            p = match_chance(state._scores, state.game.target)
+            p = match_chance(state.scores, state.game.target)
             return [2 * p - 1, 1 - 2 * p]
-        while state._phase == DRAW and not state.is_terminal:
+        while state.phase == "draw" and not state.is_terminal:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
-        if state._phase == AUCTION:
+        if state.phase == "auction":
             bid_auction_out(state)
         return self.evaluate(state)
 

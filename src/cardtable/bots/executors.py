@@ -121,8 +121,17 @@ def _dask(spec: str, workers: int) -> Iterator[Running]:
             raise OptionsError(f"no Dask scheduler answers at {address} ({exc})") from None
     executor = client.get_executor(pure=False)
     parallelism = max(1, sum(client.nthreads().values()))
+    # our own cluster's workers may be deep in a search: end them rather than wait
+    pids = list(client.run(os.getpid).values()) if cluster is not None else []
+
+    def stop() -> None:
+        executor.shutdown(wait=False)
+        for pid in pids:
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
     try:
-        yield Running(spec, executor, parallelism, lambda: executor.shutdown(wait=False))
+        yield Running(spec, executor, parallelism, stop)
     finally:
         executor.shutdown(wait=False)
         client.close()
@@ -132,7 +141,7 @@ def _dask(spec: str, workers: int) -> Iterator[Running]:
 
 class RayExecutor(Executor):
     """Ray tasks behind the concurrent.futures API: ``submit`` runs ``fn`` as a Ray remote
-    function and returns ``ObjectRef.future()``; ``shutdown(cancel_futures=True)``
+    function and returns a Future fed by ``ObjectRef.future()``; ``shutdown(cancel_futures=True)``
     cancels (and force-stops) the tasks still pending or running."""
 
     def __init__(self) -> None:
@@ -148,17 +157,30 @@ class RayExecutor(Executor):
             remote = self._remote[fn] = self._ray.remote(num_cpus=1, max_retries=0)(fn)
         ref = remote.remote(*args, **kwargs)
         self._refs.append(ref)
-        future: Future[Any] = ref.future()
+        future: Future[Any] = Future()
+        ref.future().add_done_callback(lambda done: _relay(done, future))
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         refs, self._refs = self._refs, []
-        if cancel_futures or not wait:
-            for ref in refs:
+        if refs and (cancel_futures or not wait):
+            _, pending = self._ray.wait(refs, num_returns=len(refs), timeout=0)
+            for ref in pending:
                 with suppress(Exception):  # already finished or gone: nothing to stop
                     self._ray.cancel(ref, force=True)
         elif refs:
             self._ray.wait(refs, num_returns=len(refs))
+
+
+def _relay(done: Future[Any], future: Future[Any]) -> None:
+    """Pass a Ray task's outcome on; an exception as raised in the task (RayTaskError
+    carries it as ``cause``, its message padded with the remote traceback)."""
+    exc = done.exception()
+    if exc is None:
+        future.set_result(done.result())
+    else:
+        cause = getattr(exc, "cause", None)
+        future.set_exception(cause if isinstance(cause, BaseException) else exc)
 
 
 @contextmanager

@@ -69,6 +69,7 @@ def bradley_terry(bots: Sequence[str], points: dict[tuple[str, str], float],
 
 
 def ratings_of_deals(bots: Sequence[str], deals: Sequence[Deal]) -> list[float]:
+    """Bradley-Terry ratings (Elo scale) of the bots from their deals' results."""
     points: dict[tuple[str, str], float] = {}
     games: dict[tuple[str, str], int] = {}
     for a, b, score, count in deals:

@@ -134,7 +134,7 @@ class SequenceHeuristic:
     tree_size = 1000
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
-        view = state.view(seat)
+        view = state.view(seat, history=False)
         board = _chips(view)
         chip = view["team"] + 1
         made = _made([(team, [parse_cell(c) for c in cells])
@@ -161,7 +161,9 @@ class SequenceHeuristic:
         A window sharing more than one cell with a sequence of the team that holds it can
         never become another of its sequences (2.5), so it is worth nothing."""
         assert isinstance(state, SequenceState)
-        teams = state.game.teams
+        game = state.game
+        teams = game.num_teams
+        team_of = game.team_of
         board = state.board
         made = _made(state.sequences)
         potential = [0.0] * teams
@@ -194,7 +196,7 @@ class SequenceHeuristic:
         for seat, hand in enumerate(state.hands):
             for card in hand:
                 if card in JACK_VALUE:
-                    potential[seat % teams] += JACK_VALUE[card]
+                    potential[team_of(seat)] += JACK_VALUE[card]
         # the seat to move completes an open four when it holds that cell's card or a
         # two-eyed jack: count that sequence as nearly made, in place of its open fours
         # (which the sequence would end), but clearly less than made, or a search would
@@ -202,15 +204,16 @@ class SequenceHeuristic:
         mover = state.current_player
         if mover is not None:
             hand = state.hands[mover]
-            fours = open_fours[mover % teams]
+            fours = open_fours[team_of(mover)]
             if any(CELL_CARD[gap] in hand or TWO_EYED[0] in hand or TWO_EYED[1] in hand
                    for gap in fours):
-                potential[mover % teams] += (THREAT_SHARE * SEQUENCE_VALUE
-                                             - POTENTIAL[4] * len(fours))
+                potential[team_of(mover)] += (THREAT_SHARE * SEQUENCE_VALUE
+                                              - POTENTIAL[4] * len(fours))
         out = []
         for seat in range(state.game.num_players):
-            mine = potential[seat % teams]
-            best_other = max(p for t, p in enumerate(potential) if t != seat % teams)
+            team = team_of(seat)
+            mine = potential[team]
+            best_other = max(p for t, p in enumerate(potential) if t != team)
             out.append(math.tanh((mine - best_other) / EVAL_SCALE))
         return out
 

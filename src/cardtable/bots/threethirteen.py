@@ -68,7 +68,7 @@ class ThreeThirteenHeuristic:
     PLAYOUT_TURNS: int | None = 2
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
-        view = state.view(seat)
+        view = state.view(seat, history=False)
         options = state.game.options
         legal = state.legal_actions()
         hand = list(view["hand"])

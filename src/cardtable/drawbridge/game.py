@@ -30,6 +30,7 @@ from cardtable.core import (
     Declaration,
     Game,
     IllegalActionError,
+    Observation,
     OptionSpec,
     PositionError,
     State,
@@ -221,6 +222,54 @@ class DealRecord:
 
 
 
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The public result of a finished deal (the view's ``last_deal``)."""
+
+    number: int
+    #: None when the deal was passed out
+    contract: Contract | None
+    declarer_tricks: int
+    points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawBridgeObservation(Observation):
+    """What one seat (None: a spectator) may know of a Draw Bridge match; cards are ids."""
+
+    seat: int | None
+    #: "draw", "auction", "play" or "over"
+    phase: str
+    deal_number: int
+    dealer: int
+    #: the seat to act, None when the match is over
+    current_player: int | None
+    winners: tuple[int, ...]
+    #: the seat's cards as a 52-bit mask (bit c for card c); 0 for a spectator
+    hand: int
+    hand_sizes: tuple[int, int]
+    stock_size: int
+    #: the face-up top card of the stock (show_stock_top, draw phase), else None
+    stock_top: int | None
+    #: (seat that took it, card) for each shown stock card taken this deal (show_stock_top)
+    shown_draws: tuple[tuple[int, int], ...]
+    #: the cards the seat drew this deal, in order; () for a spectator
+    drawn: tuple[int, ...]
+    #: (seat, card) for every card played this deal, both phases, in order
+    played: tuple[tuple[int, int], ...]
+    #: the card led to the trick in progress, None when no trick is open
+    lead: int | None
+    #: (seat, action id) for every call of this deal's auction
+    auction: tuple[tuple[int, int], ...]
+    contract: Contract | None
+    #: play-phase tricks won this deal, per seat
+    tricks_won: tuple[int, int]
+    #: match points
+    scores: tuple[int, int]
+    target: int
+    last_deal: DealResult | None
+
+
 # ---------------------------------------------------------------- the game
 
 
@@ -406,6 +455,40 @@ class DrawBridgeState(State):
     def phase(self) -> str:
         """``draw``, ``auction``, ``play`` or ``over``."""
         return PHASES[self._phase]
+
+    # Read-only facts of the whole state (hidden cards included), for search and evaluation
+    # on determinizations (bots); what one seat may know is ``observation(seat)``.
+
+    @property
+    def deal_number(self) -> int:
+        """The deal in progress, from 1."""
+        return self._deal_number
+
+    @property
+    def hand_masks(self) -> tuple[int, int]:
+        """Both hands as 52-bit card masks (bit c for card c): the whole truth of this state."""
+        return (self._hands[0], self._hands[1])
+
+    @property
+    def last_bid(self) -> Contract | None:
+        """1.4: the auction's last bid with its doubling and bidder (the contract it would
+        make), or None before any bid; once the play starts, the contract."""
+        if self._bidder < 0:
+            return None
+        if self._contract is not None:
+            return self._contract
+        index = self._lowest_bid - 1 - BID
+        return Contract(index // 5 + 1, index % 5, self._doubled, self._bidder)
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Play-phase tricks won this deal, per seat."""
+        return (self._tricks_won[0], self._tricks_won[1])
+
+    @property
+    def cards_played(self) -> int:
+        """Cards played this deal, both phases (26 when the draw phase is over)."""
+        return len(self._played)
 
     @property
     def records(self) -> tuple[DealRecord, ...]:
@@ -639,54 +722,85 @@ class DrawBridgeState(State):
 
     # -- what a seat sees ------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (None: a spectator): own hand and draws, all play, the auction."""
+    def observation(self, seat: int | None) -> DrawBridgeObservation:
+        """What ``seat`` may know (None: a spectator): own hand and draws, all play, the
+        auction, the match scores; its size is bounded by one deal."""
         if seat is not None:
             check_seat(seat, 2)
-        game = self.game
-        show_top = game.show_stock_top
+        show_top = self.game.show_stock_top
         phase = self._phase
-        played = self._played_by()
-        stock_start = self._deal_start[3]
-        draw_tricks = self._winners[:DRAW_TRICKS]
-        trick = [[played[-1][0], CARD_NAMES[played[-1][1]]]] if self._lead >= 0 else []
+        stock = self._stock
         dealer = self._dealer
         last = self._records[-1] if self._records else None
+        hands = self._hands
+        if show_top:
+            stock_start = self._deal_start[3]
+            shown = tuple((w, stock_start[2 * k])
+                          for k, w in enumerate(self._winners[:DRAW_TRICKS]))
+        else:
+            shown = ()
+        other = 1 - dealer
+        return DrawBridgeObservation(
+            seat=seat,
+            phase=PHASES[phase],
+            deal_number=self._deal_number,
+            dealer=dealer,
+            current_player=self._to_act,
+            winners=() if self._winner is None else (self._winner,),
+            hand=0 if seat is None else hands[seat],
+            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
+            stock_size=len(stock),
+            # 1.3 show_stock_top: the top card lies face up before each draw trick
+            stock_top=stock[-1] if show_top and phase == DRAW and stock else None,
+            shown_draws=shown,
+            drawn=() if seat is None else tuple(self._drawn(seat)),
+            played=tuple(self._played_by()),
+            lead=self._lead if self._lead >= 0 else None,
+            auction=tuple((other if i % 2 else dealer, c) for i, c in enumerate(self._calls)),
+            contract=self._contract,
+            tricks_won=(self._tricks_won[0], self._tricks_won[1]),
+            scores=(self._scores[0], self._scores[1]),
+            target=self.game.target,
+            last_deal=None if last is None else DealResult(
+                last.number, last.contract, last.declarer_tricks, last.points),
+        )
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The view from ``observation(seat)``: own hand and draws, all play, the auction."""
+        obs = self.observation(seat)
+        played = obs.played
+        last = obs.last_deal
         return {
             "game": self.game.name,
             "seat": seat,
-            "phase": PHASES[phase],
-            "deal_number": self._deal_number,
-            "dealer": dealer,
-            "current_player": self._to_act,
-            "is_terminal": self._to_act is None,
-            "winners": self.winners,
+            "phase": obs.phase,
+            "deal_number": obs.deal_number,
+            "dealer": obs.dealer,
+            "current_player": obs.current_player,
+            "is_terminal": obs.current_player is None,
+            "winners": list(obs.winners),
             "legal_actions": [a.notation for a in self.legal_actions()]
-            if seat is not None and seat == self._to_act else [],
-            "hand": [] if seat is None else card_names(cards_of(self._hands[seat])),
-            "hand_sizes": [h.bit_count() for h in self._hands],
-            "stock_size": len(self._stock),
-            # 1.3 show_stock_top: the top card lies face up before each draw trick
-            "stock_top": CARD_NAMES[self._stock[-1]]
-            if show_top and phase == DRAW and self._stock else None,
-            "shown_draws": [[w, CARD_NAMES[stock_start[2 * k]]]
-                            for k, w in enumerate(draw_tricks)] if show_top else [],
-            "drawn": [] if seat is None else card_names(self._drawn(seat)),
-            "trick": trick,
+            if seat is not None and seat == obs.current_player else [],
+            "hand": card_names(cards_of(obs.hand)),
+            "hand_sizes": list(obs.hand_sizes),
+            "stock_size": obs.stock_size,
+            "stock_top": None if obs.stock_top is None else CARD_NAMES[obs.stock_top],
+            "shown_draws": [[w, CARD_NAMES[c]] for w, c in obs.shown_draws],
+            "drawn": card_names(obs.drawn),
+            "trick": [[played[-1][0], CARD_NAMES[played[-1][1]]]] if obs.lead is not None
+            else [],
             "played": [[s, CARD_NAMES[c]] for s, c in played],
-            "auction": [[dealer if i % 2 == 0 else 1 - dealer, ACTIONS[c].notation]
-                        for i, c in enumerate(self._calls)],
-            "contract": None if self._contract is None else self._contract.to_json(),
-            "tricks_won": list(self._tricks_won),
-            "scores": list(self._scores),
-            "target": game.target,
+            "auction": [[s, ACTIONS[c].notation] for s, c in obs.auction],
+            "contract": None if obs.contract is None else obs.contract.to_json(),
+            "tricks_won": list(obs.tricks_won),
+            "scores": list(obs.scores),
+            "target": obs.target,
             "last_deal": None if last is None else {
                 "deal_number": last.number,
                 "contract": None if last.contract is None else last.contract.to_json(),
                 "declarer_tricks": last.declarer_tricks,
                 "points": list(last.points),
             },
-            "history": [[s, a.notation] for s, a in self.history],
         }
 
     def resample(self, seat: int, rng: random.Random) -> DrawBridgeState:

@@ -8,6 +8,7 @@ piles are small lists of card ints (piles have their top at the end).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import (
@@ -24,6 +25,7 @@ from cardtable.core import (
     Declaration,
     Game,
     IllegalActionError,
+    Observation,
     OptionsError,
     OptionSpec,
     PositionError,
@@ -109,6 +111,41 @@ DECODE: tuple[tuple[int, int], ...] = tuple(
     else (parse_card(a.notation.split()[0]), parse_cell(a.notation.split()[1]))
     for a in ACTIONS
 )
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceObservation(Observation):
+    """What one seat (None: a spectator) may know of a Sequence game; cards and cells are ids.
+
+    Everything but the hands and the deck is public in Sequence.
+    """
+
+    seat: int | None
+    #: the seat's team, None for a spectator
+    team: int | None
+    teams: int
+    #: the seat's cards; () for a spectator
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    #: the 100 cells, row 1 first: 0 empty, team + 1 a chip, CORNER (255) a free corner
+    board: bytes
+    #: 1 on the cells whose chip belongs to a completed sequence
+    locked: bytes
+    #: each seat's face-up discard pile, top first
+    discards: tuple[tuple[int, ...], ...]
+    #: (team, its five cells) for each completed sequence, in the order they were made
+    sequences: tuple[tuple[int, tuple[int, ...]], ...]
+    #: completed sequences per team
+    sequence_counts: tuple[int, ...]
+    sequences_needed: int
+    dealer: int
+    #: the seat to act, None when the game is over
+    current_player: int | None
+    #: 2.4.1: the seat to act has exchanged its dead card this turn
+    exchanged_dead_card: bool
+    turns: int
+    winners: tuple[int, ...]
 
 
 def sequences_needed(teams: int) -> int:
@@ -559,35 +596,59 @@ class SequenceState(State):
         _check_restored(state)
         return state
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def observation(self, seat: int | None) -> SequenceObservation:
         """What ``seat`` may know (None: a spectator): everything but hidden hands and the deck."""
-        n = self.game.num_players
+        game = self.game
         if seat is not None:
-            check_seat(seat, n)
-        rows = [[_cell_view(v) for v in self.board[r * 10:r * 10 + 10]] for r in range(10)]
+            check_seat(seat, game.num_players)
+        return SequenceObservation(
+            seat=seat,
+            team=None if seat is None else game.team_of(seat),
+            teams=game.teams,
+            hand=() if seat is None else tuple(self.hands[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self.deck),
+            board=bytes(self.board),
+            locked=bytes(self.locked),
+            discards=tuple(tuple(reversed(p)) for p in self.discards),
+            sequences=tuple(self.sequences),
+            sequence_counts=tuple(self.seq_count),
+            sequences_needed=game.needed,
+            dealer=self.dealer,
+            current_player=None if self.over else self.current,
+            exchanged_dead_card=self.exchanged,
+            turns=self.turns,
+            winners=tuple(self.winners),
+        )
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The view from ``observation(seat)``."""
+        obs = self.observation(seat)
+        board = obs.board
+        rows = [[_cell_view(v) for v in board[r * 10:r * 10 + 10]] for r in range(10)]
+        team_of = self.game.team_of
         return {
             "game": "sequence",
             "seat": seat,
-            "team": None if seat is None else seat % self.game.teams,
-            "teams": self.game.teams,
-            "hand": [] if seat is None else sorted(card_names(self.hands[seat])),
-            "hand_sizes": [len(h) for h in self.hands],
-            "stock_size": len(self.deck),
+            "team": obs.team,
+            "teams": obs.teams,
+            "hand": sorted(card_names(obs.hand)),
+            "hand_sizes": list(obs.hand_sizes),
+            "stock_size": obs.stock_size,
             "board": rows,
-            "chips": self.chips(),
-            "discards": [card_names(reversed(p)) for p in self.discards],
-            "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in self.sequences],
-            "scores": self.scores,
-            "sequences_needed": self.game.needed,
-            "dealer": self.dealer,
-            "current_player": self.current_player,
-            "exchanged_dead_card": self.exchanged,
-            "turns": self.turns,
-            "is_terminal": self.over,
-            "winners": self.winners,
+            "chips": {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]},
+            "discards": [card_names(p) for p in obs.discards],
+            "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in obs.sequences],
+            "scores": [obs.sequence_counts[team_of(s)] for s in range(len(obs.hand_sizes))],
+            "sequences_needed": obs.sequences_needed,
+            "dealer": obs.dealer,
+            "current_player": obs.current_player,
+            "exchanged_dead_card": obs.exchanged_dead_card,
+            "turns": obs.turns,
+            "is_terminal": obs.current_player is None,
+            "winners": list(obs.winners),
             "legal_actions": [str(a) for a in self.legal_actions()]
-            if seat is not None and seat == self.current_player else [],
-            "history": [[s, str(a)] for s, a in self.history],
+            if seat is not None and seat == obs.current_player else [],
         }
 
     def resample(self, seat: int, rng: random.Random) -> SequenceState:
@@ -645,7 +706,7 @@ def _check_restored(state: SequenceState) -> None:
     if done != [winner]:
         raise PositionError(f"winning_team: team {winner} has {state.seq_count[winner]} "
                             f"sequences; {game.needed} win, and only the winner has them")
-    if state.current % game.teams != winner or state.current in full or len(full) != n - 1:
+    if game.team_of(state.current) != winner or state.current in full or len(full) != n - 1:
         raise PositionError(f"the winner's last card is played without a draw: seat "
                             f"{state.current} of team {winner} must hold one card less, "
                             "every other hand is full")

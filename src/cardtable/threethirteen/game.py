@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import (
@@ -26,6 +27,7 @@ from cardtable.core import (
     Declaration,
     Game,
     IllegalActionError,
+    Observation,
     OptionsError,
     OptionSpec,
     PositionError,
@@ -114,6 +116,62 @@ def deal_size(round_: int) -> int:
 def wild_rank(round_: int) -> int:
     """3.2: the rank equal to the number of cards dealt is wild (rank index: 2 = three)."""
     return round_ + 1
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand as scored at the end of a round (3.7), in notation."""
+
+    melds: tuple[tuple[str, ...], ...]
+    deadwood: tuple[str, ...]
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The public result of the last round played (the view's ``last_round``)."""
+
+    round: int
+    went_out: int | None
+    #: every seat's hand as scored
+    hands: tuple[ShownHand, ...]
+    #: the penalty of each seat this round
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeThirteenObservation(Observation):
+    """What one seat (None: a spectator) may know of a Three Thirteen match; cards are ids."""
+
+    seat: int | None
+    round: int
+    deal_size: int
+    #: how many 52-card decks are in play
+    decks: int
+    #: the wild rank as a rank index (0 = ace .. 12 = king)
+    wild: int
+    dealer: int
+    #: the seat to act, None when the match is over
+    current_player: int | None
+    #: "draw", "discard" or "over"
+    phase: str
+    #: the seat's cards in display order; () for a spectator
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    #: the discard pile, top first
+    discard: tuple[int, ...]
+    #: 3.4 ruling: this round's one reshuffle is used
+    reshuffled: bool
+    #: per seat, the cards taken from the discard pile this round and still held
+    taken: tuple[tuple[int, ...], ...]
+    went_out: int | None
+    #: the melds shown by the player who went out
+    out_melds: tuple[tuple[int, ...], ...] | None
+    last_round: RoundResult | None
+    #: penalty totals of the rounds completed
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
 
 
 class ThreeThirteenGame(Game):
@@ -451,46 +509,80 @@ class ThreeThirteenState(State):
         except OptionsError as exc:
             raise PositionError(f"saved threethirteen state: {exc}") from None
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (None: a spectator): own hand and everything public.
-
-        ``history`` holds this round's actions (earlier rounds are summed up by ``scores``
-        and ``last_round``); ``taken`` lists, per seat, the cards taken from the discard
-        pile and not discarded since, which the whole table knows are in that hand.
-        """
+    def observation(self, seat: int | None) -> ThreeThirteenObservation:
+        """What ``seat`` may know (None: a spectator): own hand and everything public; its
+        size is bounded by one round."""
         n = self.game.num_players
         if seat is not None:
             check_seat(seat, n)
-        shown: list[dict[str, Any] | None] = [None] * n
-        if self.went_out is not None and self.out_melds is not None:
-            shown[self.went_out] = {"melds": [card_names(m) for m in self.out_melds],
-                                    "deadwood": []}
-        to_act = seat is not None and seat == self.current_player
+        last = self.last_round
+        out_melds = self.out_melds
+        return ThreeThirteenObservation(
+            seat=seat,
+            round=self.round,
+            deal_size=deal_size(self.round),
+            decks=self.game.decks,
+            wild=self.wild,
+            dealer=self.dealer,
+            current_player=None if self.over else self.current,
+            phase="over" if self.over else "draw" if self.drawing else "discard",
+            hand=() if seat is None else tuple(sorted(self.hands[seat], key=sort_key)),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_size=len(self.stock),
+            discard=tuple(reversed(self.discard)),
+            reshuffled=self.reshuffled,
+            taken=tuple(tuple(t) for t in self.taken),
+            went_out=self.went_out,
+            out_melds=None if out_melds is None else tuple(tuple(m) for m in out_melds),
+            last_round=None if last is None else RoundResult(
+                last["round"], last["went_out"],
+                tuple(ShownHand(tuple(tuple(m) for m in h["melds"]), tuple(h["deadwood"]),
+                                h["penalty"]) for h in last["melds_shown"]),
+                tuple(last["scores"])),
+            scores=tuple(self.totals),
+            winners=tuple(self.winners),
+        )
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The view from ``observation(seat)``; ``taken`` lists, per seat, the cards taken
+        from the discard pile and not discarded since, which the whole table knows are in
+        that hand."""
+        obs = self.observation(seat)
+        shown: list[dict[str, Any] | None] = [None] * len(obs.hand_sizes)
+        if obs.went_out is not None and obs.out_melds is not None:
+            shown[obs.went_out] = {"melds": [card_names(m) for m in obs.out_melds],
+                                   "deadwood": []}
+        to_act = seat is not None and seat == obs.current_player
+        last = obs.last_round
         return {
             "game": "threethirteen",
             "seat": seat,
-            "hand": [] if seat is None else card_names(sorted(self.hands[seat], key=sort_key)),
-            "hand_sizes": [len(h) for h in self.hands],
-            "stock_size": len(self.stock),
-            "discard": card_names(reversed(self.discard)),
-            "top_discard": card_name(self.discard[-1]) if self.discard else None,
-            "round": self.round,
-            "deal_size": deal_size(self.round),
-            "decks": self.game.decks,
-            "wild_rank": RANKS[self.wild],
-            "dealer": self.dealer,
-            "current_player": self.current_player,
-            "phase": "over" if self.over else "draw" if self.drawing else "discard",
+            "hand": card_names(obs.hand),
+            "hand_sizes": list(obs.hand_sizes),
+            "stock_size": obs.stock_size,
+            "discard": card_names(obs.discard),
+            "top_discard": card_name(obs.discard[0]) if obs.discard else None,
+            "round": obs.round,
+            "deal_size": obs.deal_size,
+            "decks": obs.decks,
+            "wild_rank": RANKS[obs.wild],
+            "dealer": obs.dealer,
+            "current_player": obs.current_player,
+            "phase": obs.phase,
             "legal_actions": [str(a) for a in self.legal_actions()] if to_act else [],
-            "reshuffled": self.reshuffled,
-            "taken": [card_names(t) for t in self.taken],
-            "went_out": self.went_out,
+            "reshuffled": obs.reshuffled,
+            "taken": [card_names(t) for t in obs.taken],
+            "went_out": obs.went_out,
             "melds_shown": shown,
-            "last_round": _last_round_copy(self.last_round),
-            "scores": self.scores,
-            "is_terminal": self.over,
-            "winners": self.winners,
-            "history": [[s, a.notation] for s, a in self.history[self.round_start:]],
+            "last_round": None if last is None else {
+                "round": last.round, "went_out": last.went_out,
+                "melds_shown": [{"melds": [list(m) for m in h.melds],
+                                 "deadwood": list(h.deadwood), "penalty": h.penalty}
+                                for h in last.hands],
+                "scores": list(last.scores)},
+            "scores": list(obs.scores),
+            "is_terminal": obs.current_player is None,
+            "winners": list(obs.winners),
         }
 
     def resample(self, seat: int, rng: random.Random) -> ThreeThirteenState:

@@ -268,7 +268,11 @@ class TableApp(App[str]):
         if not self.pane.player_names:
             self.pane.seat_up([self.seat_name(s) for s in range(len(self.seats))],
                               dict(state.game.options))
-        view = state.view(viewer)
+        # no history (the log shows the moves): a view then costs the same all game long;
+        # the panes mark the last move
+        view = state.view(viewer, history=False)
+        view["last_move"] = ([state.history[-1][0], state.history[-1][1].notation]
+                             if state.history else None)
         legal = [str(a) for a in state.legal_actions()] if active else []
         self.pane.show(view, legal, active)
         self.suggester.moves = legal
@@ -477,11 +481,16 @@ class PlayApp(TableApp):
             if who == seat:
                 break
             moves.append((who, action))
-        text = Text(no_wrap=True, overflow="ellipsis")  # one line: "your move" stays seen
-        for who, action in reversed(moves[:6]):
-            text.append(f"{self.pane.seat_mark(who)} ", style=self.pane.seat_colour(who))
-            text.append(f"{self.seat_name(who)} ", style="#9fbfaf")
-            text.append(f"{spell(str(action))}   ", style="bold")
+        # one line, the latest moves that fit: "your move" stays in view below it
+        text, width = Text(), self.size.width - 3
+        for who, action in moves[:6]:
+            item = Text()
+            item.append(f"{self.pane.seat_mark(who)} ", style=self.pane.seat_colour(who))
+            item.append(f"{self.seat_name(who)} ", style="#9fbfaf")
+            item.append(f"{spell(str(action))}   ", style="bold")
+            if text and len(text) + len(item) > width:
+                break
+            text = item.append_text(text)
         if text:
             text.append("\n")
         return text

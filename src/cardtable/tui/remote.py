@@ -166,6 +166,7 @@ class RemoteApp(TableApp):
         self.title = f"cardtable · {self.summary.get('title', self.game.name)} · {who}"
         self.sub_title = f"{self.base}/t/{self.table_id}"
         self.say("Connecting…", "italic")
+        self.pane.focus()  # the keys go to the table, as at a local one
         self.run_worker(self.connection(), exclusive=True, group="connection")
 
     async def connection(self) -> None:
@@ -196,6 +197,7 @@ class RemoteApp(TableApp):
         elif kind == "event":
             self.version = max(self.version, message["version"])
             self.log_move(message["seat"], message["move"])
+            self.pane.forget_hint()  # a hint is for the position it was given in
             if "view" in message:
                 self.show(message["view"])
                 if "legal" in message["view"]:
@@ -205,8 +207,10 @@ class RemoteApp(TableApp):
             if message.get("code") in ("auth/bad-token", "table/not-found"):
                 self.farewell = f"The server refused: {message.get('message')}"
         elif kind == "hint":
+            self.pane.suggest(message["move"])  # Enter plays it, as at a local table
             self.say(Text(f"Hint: {spell(message['move'])} (chance to win "
-                          f"{100 * message['win_probability']:.0f}%)", style="#cfe0d8"))
+                          f"{100 * message['win_probability']:.0f}%)  Enter plays it.",
+                          style="#cfe0d8"))
         elif kind == "over":
             names = ", ".join(self.seat_name(s) for s in message["winners"]) or "nobody"
             self.farewell = f"Game over: {names} won; scores {message['scores']}."

@@ -90,9 +90,9 @@ class SequencePane(GamePane):
         return {cell for _, cells in self.view.get("sequences", []) for cell in cells}
 
     def last_cell(self) -> str | None:
-        history = self.view.get("history") or []
-        if history:
-            words = str(history[-1][1]).split()
+        last = self.view.get("last_move")
+        if last:
+            words = str(last[1]).split()
             if len(words) == 2 and cell_of(words[1]):
                 return words[1]
         return None

@@ -126,9 +126,14 @@ class ThreeThirteenPane(GamePane):
         lines.append(self._piles())
         lines.append(Text())
         me = view.get("seat")
-        for seat, size in enumerate(view.get("hand_sizes", [])):
-            if seat != me:
-                lines.append(self._other(seat, size))
+        others = [(s, n) for s, n in enumerate(view.get("hand_sizes", [])) if s != me]
+        shown = view.get("melds_shown") or [None] * len(view.get("hand_sizes", []))
+        if len(others) <= 4:
+            lines += [self._other(seat, size) for seat, size in others]
+        else:
+            # many players: those who showed no melds share lines, so the hand stays in view
+            lines += [self._other(seat, size) for seat, size in others if shown[seat]]
+            lines += self._others_in_rows([(s, n) for s, n in others if not shown[s]])
         lines.append(Text())
         self.hand_y = len(lines) + 1  # under the hand's title
         lines += self._hand()
@@ -188,6 +193,21 @@ class ThreeThirteenPane(GamePane):
                 line.append_text(self._face(card))
                 line.append(" ")
         return line
+
+    def _others_in_rows(self, others: list[tuple[int, int]]) -> list[Text]:
+        """``Bot 1 3 cards`` for each, side by side as the pane's width allows."""
+        rows: list[Text] = []
+        width = max(self.size.width, 40)
+        for seat, size in others:
+            item = Text(f"{self.player(seat)} ", style="#cfe0d8")
+            item.append("▮", style="#5f7fcf")
+            item.append(f"{size}", style="#9fbfaf")
+            if rows and len(rows[-1]) + 3 + len(item) <= width:
+                rows[-1].append("   ")
+                rows[-1].append_text(item)
+            else:
+                rows.append(Text("  ").append_text(item))
+        return rows
 
     def _face(self, card: str, width: int = 4, bg: str | None = None) -> Text:
         wild = card[:-1] == str(self.view.get("wild_rank"))

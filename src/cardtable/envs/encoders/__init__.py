@@ -3,10 +3,10 @@
 An encoder turns ``state.view(seat)`` (the API's account of exactly what a seat
 may know) into a flat ``float32`` vector made of named sections, documented in
 docs/envs.md. ``encode_view`` is the reference: it reads nothing but the view.
-Games whose view is too slow to build at every environment step also have a
-fast ``encode`` that reads the state's public fields directly; the tests check
-that both give the same tensor, and that resampling what the seat cannot see
-never changes it.
+The fast ``encode`` reads the game's typed observation (``state.observation(seat)``,
+the same knowledge with card ids instead of notation) and never a state's private
+fields; the tests check that both give the same tensor, and that resampling what
+the seat cannot see never changes it.
 
 Examples:
     >>> import cardtable
@@ -75,7 +75,7 @@ class Encoder:
 
     def encode(self, state: State, seat: int) -> np.ndarray:
         """The tensor of what ``seat`` knows in ``state`` (a fresh array)."""
-        return self.encode_view(state.view(seat), seat)
+        return self.encode_view(state.view(seat, history=False), seat)
 
     def encode_view(self, view: dict[str, Any], seat: int) -> np.ndarray:
         """The tensor built from ``view = state.view(seat)`` alone: the reference encoding."""

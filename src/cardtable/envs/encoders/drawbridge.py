@@ -16,15 +16,16 @@ import numpy as np
 
 from cardtable.cards import CARD_NAMES, NUM_CARDS
 from cardtable.core import State
+from cardtable.drawbridge.game import BID, CALL_NAMES, PASS, PHASES, DrawBridgeState
+from cardtable.drawbridge.scoring import STRAINS
 from cardtable.envs.encoders import Encoder, Section
 
-PHASES = ("draw", "auction", "play", "over")
-STRAINS = ("C", "D", "H", "S", "NT")
-BIDS = tuple(f"{level}{strain}" for level in range(1, 8) for strain in STRAINS)
+BIDS = CALL_NAMES[:PASS - BID]  # 1C 1D 1H 1S 1NT 2C .. 7NT
 _BID_INDEX = {name: i for i, name in enumerate(BIDS)}
 _CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 # the most a deal can score: 13 undertricks redoubled at 200 (undertricks option)
 MAX_DEAL_POINTS = 2600
+assert len(BIDS) == 7 * len(STRAINS)
 
 
 class DrawBridgeEncoder(Encoder):
@@ -115,72 +116,70 @@ class DrawBridgeEncoder(Encoder):
                              opts["draw_trick_winner"] == "suit-led", opts["undertricks"])
 
     def encode(self, state: State, seat: int) -> np.ndarray:
-        """Fast path: the same tensor as ``encode_view`` (tests/envs check it), read from the
-        state's fields; the view rebuilds the whole match history at every call."""
-        st: Any = state
+        """Fast path: the same tensor as ``encode_view`` (tests/envs check it), read from
+        ``state.observation(seat)`` with card masks instead of notation."""
+        if not isinstance(state, DrawBridgeState):
+            raise TypeError(f"a Draw Bridge encoder encodes Draw Bridge states, not {state!r}")
+        obs = state.observation(seat)
         off = self.offsets
         buf = bytearray(self.size)
-        phase = st._phase
+        phase = PHASES.index(obs.phase)
         buf[phase] = 1
-        hand = st._hands[seat]
-        buf[off["hand"]:off["hand"] + 52] = _bits(hand)
+        buf[off["hand"]:off["hand"] + 52] = _bits(obs.hand)
         drawn = 0
-        for card in st._drawn(seat):
+        for card in obs.drawn:
             drawn |= 1 << card
         buf[off["drawn"]:off["drawn"] + 52] = _bits(drawn)
-        played = 0
-        for card in st._played:
-            played |= 1 << card
-        # a card that was the seat's (dealt or drawn) and left its hand was played by it
-        mine = (st._deal_start[2][seat] | drawn) & ~hand & played
+        mine = theirs = 0
+        for who, card in obs.played:
+            if who == seat:
+                mine |= 1 << card
+            else:
+                theirs |= 1 << card
         buf[off["played"]:off["played"] + 52] = _bits(mine)
-        buf[off["played"] + 52:off["played"] + 104] = _bits(played & ~mine)
-        cards = st._played
+        buf[off["played"] + 52:off["played"] + 104] = _bits(theirs)
+        played = obs.played
         off_suit = off["off_suit"]
-        for k in range(1, len(cards), 2):
-            lead, follow = cards[k - 1] // 13, cards[k] // 13
-            if lead != follow:
-                buf[off_suit + 4 * (not mine >> cards[k] & 1) + lead] = 1
-        if st._lead >= 0:
-            buf[off["trick"] + st._lead] = 1
-        opts = self.game.options
-        if opts["show_stock_top"]:
-            if phase == 0 and st._stock:
-                buf[off["stock_top"] + st._stock[-1]] = 1
-            stock = st._deal_start[3]
-            for k, winner in enumerate(st._winners[:13]):
-                buf[off["shown_draws"] + 52 * (winner != seat) + stock[2 * k]] = 1
-        dealer = st._dealer
+        for k in range(1, len(played), 2):
+            lead, (who, card) = played[k - 1][1] // 13, played[k]
+            if lead != card // 13:
+                buf[off_suit + 4 * (who != seat) + lead] = 1
+        if obs.lead is not None:
+            buf[off["trick"] + obs.lead] = 1
+        if obs.stock_top is not None:
+            buf[off["stock_top"] + obs.stock_top] = 1
+        for winner, card in obs.shown_draws:
+            buf[off["shown_draws"] + 52 * (winner != seat) + card] = 1
         bids, last = off["bids"], -1
-        for i, call in enumerate(st._calls):
-            other = (dealer if i % 2 == 0 else 1 - dealer) != seat
-            if call < _PASS:
-                bid = call - _BID
+        for who, call in obs.auction:
+            other = who != seat
+            if call < PASS:
+                bid = call - BID
                 buf[bids + 35 * other + bid] = 1
                 last = bid
                 last_other = other
                 doubled = 0
-            elif call == _PASS:
+            elif call == PASS:
                 buf[off["passes"] + other] += 1
             else:
-                doubled = call - _PASS
+                doubled = call - PASS
         if last >= 0:
             buf[off["last_bid"] + last] = 1
             buf[off["last_bidder"] + last_other] = 1
             buf[off["doubled"]] = doubled >= 1
             buf[off["doubled"] + 1] = doubled == 2
-        won = st._tricks_won
+        won = obs.tricks_won
         buf[off["tricks_won"]] = won[seat]
         buf[off["tricks_won"] + 1] = won[1 - seat]
-        buf[off["stock_size"]] = len(st._stock)
-        buf[off["dealer"]] = dealer == seat
-        buf[off["to_act"]] = st._to_act == seat
+        buf[off["stock_size"]] = obs.stock_size
+        buf[off["dealer"]] = obs.dealer == seat
+        buf[off["to_act"]] = obs.current_player == seat
         buf[off["rules"]:off["rules"] + 4] = self._rules
         out = np.frombuffer(buf, np.uint8).astype(np.float32)
-        scores = st._scores
+        scores = obs.scores
         out[off["scores"]] = scores[seat]
         out[off["scores"] + 1] = scores[1 - seat]
-        out[off["target"]] = opts["target"]
+        out[off["target"]] = obs.target
         return out
 
     @cached_property
@@ -190,9 +189,6 @@ class DrawBridgeEncoder(Encoder):
                       opts["draw_trick_winner"] == "suit-led", opts["undertricks"]))
 
 
-# the action ids of Draw Bridge's calls: the 35 bids, then pass, double, redouble
-_BID = NUM_CARDS
-_PASS = _BID + len(BIDS)
 # the 0/1 bytes of every 13-bit block of a card mask (a suit), to unpack a hand quickly
 _BLOCKS = tuple(bytes((v >> b) & 1 for b in range(13)) for v in range(1 << 13))
 

@@ -16,9 +16,10 @@ from cardtable.cards import CARD_NAMES, NUM_CARDS
 from cardtable.core import State
 from cardtable.envs.encoders import Encoder, Section, relative
 from cardtable.sequence import parse_cell
+from cardtable.sequence.game import DECLARATION, TEAM_SPLITS, SequenceState
 
-MAX_SEATS = 12
-MAX_TEAMS = 3
+MAX_SEATS = max(DECLARATION.players)
+MAX_TEAMS = max(t for n in DECLARATION.players for t in TEAM_SPLITS[n])
 _CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 
 
@@ -55,8 +56,8 @@ class SequenceEncoder(Encoder):
     def fill_from_view(self, view: dict[str, Any], seat: int,
                        parts: dict[str, np.ndarray]) -> None:
         game = self.game
-        teams = game.options["teams"]
-        team = seat % teams
+        teams = game.num_teams
+        team = game.team_of(seat)
         for k in range(teams):
             absolute = (team + k) % teams
             for r, row in enumerate(view["board"]):
@@ -83,36 +84,37 @@ class SequenceEncoder(Encoder):
         parts["turns_left"][0] = max_turns - view["turns"] if max_turns else 0
 
     def encode(self, state: State, seat: int) -> np.ndarray:
-        """Fast path: the same tensor as ``encode_view``, read from the state's public fields
-        and the seat's own hand (tests/envs check that the two agree)."""
-        st: Any = state
-        game = self.game
-        teams = game.options["teams"]
-        team = seat % teams
-        board = st.board
+        """Fast path: the same tensor as ``encode_view`` (tests/envs check it), read from
+        ``state.observation(seat)``."""
+        if not isinstance(state, SequenceState):
+            raise TypeError(f"a Sequence encoder encodes Sequence states, not {state!r}")
+        obs = state.observation(seat)
+        teams = obs.teams
+        team = self.game.team_of(seat)
+        board = obs.board
         own, nxt, after = _PLANES[teams][team]
         # hand .. sequences_needed are small counts: gather them in one bytearray
         tail = bytearray(_TAIL)
-        for card in st.hands[seat]:
+        for card in obs.hand:
             tail[card] += 1
-        for pile in st.discards:
+        for pile in obs.discards:
             for card in pile:
                 tail[NUM_CARDS + card] += 1
-        hands = st.hands
-        n = len(hands)
+        sizes = obs.hand_sizes
+        n = len(sizes)
         for k in range(n):
-            tail[_SIZES + k] = len(hands[(seat + k) % n])
-        counts = st.seq_count
+            tail[_SIZES + k] = sizes[(seat + k) % n]
+        counts = obs.sequence_counts
         for k in range(teams):
             tail[_SIZES + MAX_SEATS + k] = counts[(team + k) % teams]
-        tail[_TAIL - 3] = len(st.deck)
-        tail[_TAIL - 2] = st.exchanged
-        tail[_TAIL - 1] = game.needed  # type: ignore[attr-defined]
+        tail[_TAIL - 3] = obs.stock_size
+        tail[_TAIL - 2] = obs.exchanged_dead_card
+        tail[_TAIL - 1] = obs.sequences_needed
         out = np.empty(self.size, np.float32)
         out[:-1] = np.frombuffer(board.translate(own) + board.translate(nxt)
-                                 + board.translate(after) + st.locked + tail, np.uint8)
-        max_turns = game.options["max_turns"]
-        out[-1] = max_turns - st.turns if max_turns else 0
+                                 + board.translate(after) + obs.locked + tail, np.uint8)
+        max_turns = self.game.options["max_turns"]
+        out[-1] = max_turns - obs.turns if max_turns else 0
         return out
 
 
@@ -127,7 +129,7 @@ def _plane_table(chip: int | None) -> bytes:
 _PLANES = {
     teams: [tuple(_plane_table((team + k) % teams + 1 if k < teams else None)
                   for k in range(MAX_TEAMS)) for team in range(teams)]
-    for teams in (2, 3)
+    for teams in range(2, MAX_TEAMS + 1)
 }
 _SIZES = 2 * NUM_CARDS
 _TAIL = _SIZES + MAX_SEATS + MAX_TEAMS + 3

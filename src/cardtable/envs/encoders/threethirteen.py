@@ -18,9 +18,9 @@ import numpy as np
 from cardtable.cards import CARD_NAMES, NUM_CARDS, RANKS
 from cardtable.core import State
 from cardtable.envs.encoders import Encoder, Section, relative
+from cardtable.threethirteen.game import DECLARATION, ROUNDS, ThreeThirteenState
 
-MAX_SEATS = 12
-ROUNDS = 11
+MAX_SEATS = max(DECLARATION.players)
 PHASES = ("draw", "discard", "over")
 # 11 rounds of at most 13 unmelded cards at 15 (an ace under aces="both")
 MAX_TOTAL = ROUNDS * 13 * 15
@@ -95,49 +95,50 @@ class ThreeThirteenEncoder(Encoder):
                              opts["all_wild_melds"])
 
     def encode(self, state: State, seat: int) -> np.ndarray:
-        """Fast path: the same tensor as ``encode_view`` (tests/envs check it), read from the
-        state's public fields; the view copies the whole match history at every call."""
-        st: Any = state
+        """Fast path: the same tensor as ``encode_view`` (tests/envs check it), read from
+        ``state.observation(seat)``."""
+        if not isinstance(state, ThreeThirteenState):
+            raise TypeError(f"a Three Thirteen encoder encodes Three Thirteen states, not "
+                            f"{state!r}")
+        obs = state.observation(seat)
         off = self.offsets
         buf = bytearray(self.size)
-        n = len(st.hands)
-        over = st.over
-        buf[2 if over else 0 if st.drawing else 1] = 1
+        n = len(obs.hand_sizes)
+        buf[PHASES.index(obs.phase)] = 1
         hand = off["hand"]
-        for card in st.hands[seat]:
+        for card in obs.hand:
             buf[hand + card] += 1
         pile = off["discard_pile"]
-        discard = st.discard
+        discard = obs.discard
         for card in discard:
             buf[pile + card] += 1
         if discard:
-            buf[off["top_discard"] + discard[-1]] = 1
+            buf[off["top_discard"] + discard[0]] = 1
         row = off["taken"]
-        hands = st.hands[seat:] + st.hands[:seat]  # seats in order from the observer
-        for cards in st.taken[seat:] + st.taken[:seat]:
+        for cards in obs.taken[seat:] + obs.taken[:seat]:  # seats in order from the observer
             for card in cards:
                 buf[row + card] += 1
             row += NUM_CARDS
-        if st.went_out is not None:
-            buf[off["went_out"] + (st.went_out - seat) % n] = 1
+        if obs.went_out is not None:
+            buf[off["went_out"] + (obs.went_out - seat) % n] = 1
             shown = off["shown_melds"]
-            for meld in st.out_melds or ():
+            for meld in obs.out_melds or ():
                 for card in meld:
                     buf[shown + card] += 1
         sizes = off["hand_sizes"]
-        buf[sizes:sizes + n] = bytes(map(len, hands))
-        buf[off["reshuffled"]] = st.reshuffled
-        buf[off["round"] + st.round - 1] = 1
-        buf[off["wild_rank"] + st.wild] = 1
-        buf[off["dealer"] + (st.dealer - seat) % n] = 1
-        if not over:
-            buf[off["to_act"] + (st.current - seat) % n] = 1
+        buf[sizes:sizes + n] = bytes(obs.hand_sizes[seat:] + obs.hand_sizes[:seat])
+        buf[off["reshuffled"]] = obs.reshuffled
+        buf[off["round"] + obs.round - 1] = 1
+        buf[off["wild_rank"] + obs.wild] = 1
+        buf[off["dealer"] + (obs.dealer - seat) % n] = 1
+        if obs.current_player is not None:
+            buf[off["to_act"] + (obs.current_player - seat) % n] = 1
         rules = off["rules"]
         buf[rules:rules + 3] = self._rules
         out = np.frombuffer(buf, np.uint8).astype(np.float32)
-        out[off["stock_size"]] = len(st.stock)
+        out[off["stock_size"]] = obs.stock_size
         scores = off["scores"]
-        out[scores:scores + n] = st.totals[seat:] + st.totals[:seat]
+        out[scores:scores + n] = obs.scores[seat:] + obs.scores[:seat]
         return out
 
     @cached_property

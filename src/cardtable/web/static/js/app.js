@@ -127,7 +127,10 @@ async function lobby() {
     value: localStorage.getItem("cardtable:name") || "", placeholder: _("Your name"),
   });
   const gameSelect = h("select", { id: "game", name: "game" },
-    games.map((g) => h("option", { value: g.name }, gameTitle(g.name))));
+    games.map((g) => h("option", { value: g.name, selected: g.name === "sequence" }, gameTitle(g.name))));
+  const takeover = h("input", {
+    type: "number", id: "takeover", name: "takeover", min: 1, max: 86400, placeholder: _("never"),
+  });
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
   const playersSelect = h("select", { id: "players", name: "players" });
@@ -163,7 +166,9 @@ async function lobby() {
       }
       localStorage.setItem("cardtable:name", name.value.trim());
       try {
-        const table = await api("POST", "/api/tables", { game: decl.name, options, seats, takeover_after: null });
+        const table = await api("POST", "/api/tables", {
+          game: decl.name, options, seats, takeover_after: takeover.value ? Number(takeover.value) : null,
+        });
         const mine = seats.findIndex((s) => s.kind === "person");
         if (mine >= 0) await takeSeat(table.id, mine, name.value.trim());
         navigate(`/t/${encodeURIComponent(table.id)}`);
@@ -178,7 +183,9 @@ async function lobby() {
     h("a", { class: "small-link", href: "#", onclick: (e) => { e.preventDefault(); navigate(`/rules/${gameSelect.value}`); } }, _("How to play"))),
   h("div", { class: "field" }, h("label", { for: "players" }, optionLabel("players")), playersSelect),
   h("h3", {}, _("Seats")), seatsBox,
-  h("details", {}, h("summary", {}, _("Options")), optionsBox),
+  h("details", {}, h("summary", {}, _("Options")), optionsBox,
+    h("div", { class: "field" }, h("label", { for: "takeover" }, _("A bot plays for an absent player after (seconds)")), takeover,
+      h("small", { class: "help" }, _("Empty: the table waits for them.")))),
   h("button", { type: "submit", class: "primary", id: "create-table" }, _("Create table")));
 
   const list = h("div", { class: "table-list", id: "table-list" });

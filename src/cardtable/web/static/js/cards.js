@@ -49,7 +49,7 @@ export function cardSVG(card, { label = "" } = {}) {
     const eye = (x) => `<ellipse cx="${x}" cy="76" rx="4" ry="2.6" fill="none" stroke="${fill}"/>`
       + `<circle cx="${x}" cy="76" r="1.3" fill="${fill}"/>`;
     const eyes = rank === "J" ? ("DC".includes(suit) ? eye(24) + eye(36) : eye(30)) : "";
-    middle = `<rect x="14" y="24" width="32" height="42" rx="3" fill="none" stroke="${fill}" stroke-width="1.5"/>`
+    middle = `<rect x="17" y="25" width="26" height="40" rx="3" fill="none" stroke="${fill}" stroke-width="1.5"/>`
       + `<text x="30" y="42" font-size="20" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="${fill}">${rank}</text>`
       + pipShape(suit, 30, 58, 12, fill)
       + eyes;

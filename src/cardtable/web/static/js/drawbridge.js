@@ -193,15 +193,17 @@ function auctionBox(page, v, legal) {
     for (const strain of STRAINS) {
       const call = `${level}${strain}`;
       const ok = legal.includes(call);
+      const hinted = page.hint && page.hint.move === call ? "hinted" : "";
       grid.append(h("button", {
-        type: "button", class: `bid ${"HD".includes(strain) ? "red" : ""}`, "data-call": call, disabled: !ok,
+        type: "button", class: `bid ${"HD".includes(strain) ? "red" : ""} ${hinted}`, "data-call": call, disabled: !ok,
         onclick: () => page.play(call),
       }, `${level}${strainLabel(strain)}`));
     }
   }
   box.append(grid, h("div", { class: "row-buttons" },
     ...["pass", "double", "redouble"].map((call) => h("button", {
-      type: "button", class: "call", "data-call": call, disabled: !legal.includes(call),
+      type: "button", class: `call ${page.hint && page.hint.move === call ? "hinted" : ""}`, "data-call": call,
+      disabled: !legal.includes(call),
       onclick: () => page.play(call),
     }, callLabel(call)))));
   return box;

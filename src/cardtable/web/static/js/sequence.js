@@ -211,6 +211,28 @@ export function onKey(page, event) {
   } else if (event.key === "Escape") {
     page.ui.selected = null;
     page.render();
+  } else if (event.key.startsWith("Arrow") && event.target.classList && event.target.classList.contains("legal")) {
+    // arrows move between the highlighted cells: the nearest one that way
+    const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    const at = (el) => {
+      const name = el.dataset.cell;
+      return [COLUMNS.indexOf(name[0]), Number(name.slice(1)) - 1];
+    };
+    const [x0, y0] = at(event.target);
+    let best = null;
+    let bestScore = Infinity;
+    for (const el of page.area.querySelectorAll(".cell.legal")) {
+      const [x, y] = at(el);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      if (along <= 0) continue;
+      const score = along + 2 * Math.abs((x - x0) * dy + (y - y0) * dx);
+      if (score < bestScore) {
+        best = el;
+        bestScore = score;
+      }
+    }
+    if (best) best.focus();
+    event.preventDefault();
   }
 }
 

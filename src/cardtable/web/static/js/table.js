@@ -242,20 +242,24 @@ export class TablePage {
           before: this.events.length ? this.events[this.events.length - 1].after : null,
           after: msg.view });
         this.hint = null;
+        this.hintPending = false;
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
         this.setView(msg.view, msg.version);
         break;
       case "presence":
         this.connected = msg.connected || [];
+        this.botPlaying = msg.bot_playing || [];
         this.refreshTable();   // someone came or left: names and free seats may have changed
         break;
       case "hint":
+        this.hintPending = false;
         this.hint = { move: msg.move, p: msg.win_probability };
         break;
       case "over":
         this.over = msg;
         break;
       case "error":
+        this.hintPending = false;
         if (msg.code === "auth/bad-token") {
           localStorage.removeItem(seatKey(this.id));
           this.token = null;
@@ -325,6 +329,7 @@ export class TablePage {
 
   askHint() {
     if (!this.myTurn) return;
+    this.hintPending = true;
     this.hintBox.textContent = _("Thinking…");
     this.send({ type: "hint" });
   }
@@ -363,19 +368,22 @@ export class TablePage {
         this.moveInput.value = "";
       },
     }, h("label", { for: "move-input", class: "sr-only" }, _("Move")), this.moveInput, this.legalList,
-    h("button", { type: "submit" }, _("Play")));
+    this.playButton = h("button", { type: "submit" }, _("Play")));
     this.logList = h("ol", { class: "log", id: "log" });
     this.extra = h("div", { class: "extra" });
     this.overBox = h("div", { class: "over-box", id: "over" });
     this.main.append(
-      h("div", { class: "table-head" }, h("h1", {}, gameTitle(this.table.game)), this.connBadge),
+      h("div", { class: "table-head" }, h("h1", {}, gameTitle(this.table.game)),
+        h("div", { class: "row-buttons" },
+          this.leaveButton = h("button", { class: "small", id: "leave", onclick: () => this.leave() }, _("Leave the seat")),
+          this.connBadge)),
       this.joinBox,
       this.turnBanner,
       this.overBox,
       this.seatsBar,
       this.lastMove,
       this.area,
-      h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
+      this.controls = h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
       this.extra,
       h("details", { class: "log-box" }, h("summary", {}, _("Move log")), this.logList),
       h("div", { class: "invites", id: "invites" }),
@@ -424,9 +432,12 @@ export class TablePage {
         _("Suggested: {move} (about {pct}% chance to win)", { move: this.game.moveText(this.hint.move, this), pct }),
         " ", h("button", { class: "small", id: "play-hint", onclick: () => this.play(this.hint.move) }, _("Play it")));
     } else {
-      this.hintBox.textContent = "";
+      this.hintBox.textContent = this.hintPending ? _("Thinking…") : "";
     }
     this.moveInput.disabled = !this.myTurn;
+    this.playButton.disabled = !this.myTurn;
+    this.controls.hidden = this.seat === null;   // a spectator has no moves to make
+    this.leaveButton.hidden = this.seat === null || v.is_terminal;
     this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: m })));
     // the log, newest first
     this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},
@@ -452,6 +463,7 @@ export class TablePage {
         h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat") : this.seatName(i)),
         h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? _("connected") : _("away") }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
+        (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
         sit);
     }));
   }
@@ -499,6 +511,21 @@ export class TablePage {
           ? h("a", { class: "button", href: `${record}?format=pbn`, download: `drawbridge-${this.id}.pbn` }, _("Download as PBN"))
           : null,
         h("a", { class: "button", href: "/", "data-link": true }, _("Back to the lobby")))));
+  }
+
+  async leave() {
+    if (this.seat === null || !this.token) return;
+    try {
+      await api("DELETE", `/api/tables/${encodeURIComponent(this.id)}/seats/${this.seat}`, undefined, this.token);
+    } catch (err) {
+      toast(errorText(err.code, err.message), "error");
+      return;
+    }
+    localStorage.removeItem(seatKey(this.id));
+    this.token = null;
+    this.seat = null;
+    this.reconnect(true);   // on as a spectator
+    this.refreshTable();
   }
 
   async rematch() {

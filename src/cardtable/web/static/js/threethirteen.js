@@ -116,11 +116,13 @@ export function render(page, area) {
   const canTake = legal.includes("take");
   const piles = h("div", { class: "felt piles" },
     h("button", {
-      class: `pile-button ${canDraw ? "playable" : ""}`, id: "stock", type: "button", disabled: !canDraw,
+      class: `pile-button ${canDraw ? "playable" : ""} ${page.hint && page.hint.move === "draw" ? "hinted" : ""}`,
+      id: "stock", type: "button", disabled: !canDraw,
       onclick: () => page.play("draw"), "aria-label": _("Draw from the stock ({n} cards)", { n: v.stock_size }),
     }, h("span", { html: backSVG() }), h("small", {}, _("Stock: {n}", { n: v.stock_size }))),
     h("button", {
-      class: `pile-button ${canTake ? "playable" : ""}`, id: "discard-pile", type: "button", disabled: !canTake,
+      class: `pile-button ${canTake ? "playable" : ""} ${page.hint && page.hint.move === "take" ? "hinted" : ""}`,
+      id: "discard-pile", type: "button", disabled: !canTake,
       onclick: () => page.play("take"),
       "aria-label": v.top_discard ? _("Take {card} from the discard pile", { card: cardText(v.top_discard) }) : _("The discard pile is empty"),
     }, h("span", { html: v.top_discard ? cardSVG(v.top_discard) : "" }), h("small", {}, _("Discard pile"))));

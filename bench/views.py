@@ -1,0 +1,101 @@
+"""View time along one long Draw Bridge match: flat, however long the match has run.
+
+    python bench/views.py                       # moves 10, 1,000 and 10,000
+    python bench/views.py --moves 10 100 --window 20 --repeats 3 --json
+
+One seeded random match is played with a target no deal can reach (so it never
+ends); at each mark N the view of both seats and of a spectator is timed at every
+move from N to N + window - 1 (the mean over a window evens out where in a deal the
+mark falls), ``--repeats`` times each. Reported per mark: microseconds per
+``view(seat, history=False)``, per ``view(seat)`` (with the history, which grows;
+timed once) and per ``observation(seat)``, then the ratios of each mark's time to the first
+mark's: ``history=False`` and ``observation`` stay within 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+import cardtable
+from _args import positive
+
+SEATS = (None, 0, 1)
+
+
+def time_per_call(states: list[cardtable.State], call: str, repeats: int) -> float:
+    """Mean seconds of one call of ``call`` (a name below) over every state and seat."""
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for state in states:
+            for seat in SEATS:
+                if call == "view":
+                    state.view(seat, history=False)
+                elif call == "view_with_history":
+                    state.view(seat)
+                else:
+                    state.observation(seat)
+    return (time.perf_counter() - start) / (repeats * len(states) * len(SEATS))
+
+
+def measure(marks: list[int], window: int, repeats: int, seed: int) -> dict[str, Any]:
+    game = cardtable.new_game("drawbridge", target=10**9)
+    state = game.deal(seed=seed)
+    rng = random.Random(seed)
+    marks = sorted(marks)
+    windows: dict[int, list[cardtable.State]] = {mark: [] for mark in marks}
+    moves = 0
+    while moves < marks[-1] + window:
+        for mark in marks:
+            if mark <= moves < mark + window:
+                windows[mark].append(state.clone())
+        state.apply(rng.choice(state.legal_actions()))
+        moves += 1
+    rows = []
+    for mark in marks:
+        states = windows[mark]
+        rows.append({
+            "move": mark,
+            "view_us": round(1e6 * time_per_call(states, "view", repeats), 2),
+            # once is enough: it is slow, and shows the growth plainly
+            "view_with_history_us": round(
+                1e6 * time_per_call(states, "view_with_history", 1), 2),
+            "observation_us": round(1e6 * time_per_call(states, "observation", repeats), 2),
+        })
+    first = rows[0]
+    for row in rows:
+        for key in ("view", "view_with_history", "observation"):
+            row[f"{key}_ratio"] = round(row[f"{key}_us"] / first[f"{key}_us"], 2)
+    return {"game": "drawbridge", "window": window, "repeats": repeats, "seed": seed,
+            "marks": rows}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=positive, nargs="+", default=[10, 1_000, 10_000],
+                        help="the marks: moves played before the views are timed")
+    parser.add_argument("--window", type=positive, default=100,
+                        help="moves timed from each mark on (default 100)")
+    parser.add_argument("--repeats", type=positive, default=20,
+                        help="times each view is built (default 20)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    report = measure(args.moves, args.window, args.repeats, args.seed)
+    if args.json:
+        print(json.dumps(report))
+        return
+    print(f"Draw Bridge, one match (seed {args.seed}); mean over {args.window} moves from each "
+          "mark, seats 0, 1 and a spectator")
+    print(f"{'move':>8} {'view(history=False)':>22} {'view()':>18} {'observation':>18}")
+    for row in report["marks"]:
+        print(f"{row['move']:>8,} {row['view_us']:>10.1f} us {row['view_ratio']:>5.2f}x "
+              f"{row['view_with_history_us']:>8.1f} us {row['view_with_history_ratio']:>5.2f}x "
+              f"{row['observation_us']:>8.1f} us {row['observation_ratio']:>5.2f}x")
+
+
+if __name__ == "__main__":
+    main()

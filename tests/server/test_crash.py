@@ -61,8 +61,8 @@ def test_a_killed_server_loses_no_acknowledged_move(db_url: str, tmp_path: Path)
     for game, options, seats in TABLES:
         table = server.create(game, seats, options)
         tables.append(table)
-        for n, seat in enumerate(seats):
-            if seat["kind"] == "person":
+        for n, spec in enumerate(seats):
+            if spec["kind"] == "person":
                 tokens[table["id"], n] = server.take(table["id"], n)
                 acked[table["id"], n] = []
     threads = [threading.Thread(target=play_until_cut,

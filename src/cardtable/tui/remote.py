@@ -41,17 +41,25 @@ class _Game:
         self.num_players = int(options["players"])
 
 
-class ViewState:
-    """A received view dressed as the State that :meth:`TableApp.draw` expects."""
+class _Move:
+    def __init__(self, notation: str) -> None:
+        self.notation = notation
 
-    def __init__(self, game: _Game, view: dict[str, Any]) -> None:
+
+class ViewState:
+    """A received view dressed as the State that :meth:`TableApp.draw` expects: the view,
+    its legal moves, scores and winners, and as history only the last move seen."""
+
+    def __init__(self, game: _Game, view: dict[str, Any],
+                 last: tuple[int, str] | None = None) -> None:
         self.game = game
-        self._view = view
+        self._view = dict(view)
+        self.history = [] if last is None else [(last[0], _Move(last[1]))]
         self.current_player: int | None = view.get("current_player")
         self.winners: list[int] = list(view.get("winners") or [])
         self.scores: list[int] = list(view.get("scores") or [0] * game.num_players)
 
-    def view(self, _viewer: int | None) -> dict[str, Any]:
+    def view(self, _viewer: int | None, history: bool = False) -> dict[str, Any]:
         return self._view
 
     def legal_actions(self) -> list[str]:
@@ -152,6 +160,7 @@ class RemoteApp(TableApp):
         self.game = _Game(summary["game"], summary["options"])
         self.version = -1
         self.view: dict[str, Any] = {}
+        self.last: tuple[int, str] | None = None
         self.ws: Any = None
 
     def ws_url(self) -> str:
@@ -196,6 +205,7 @@ class RemoteApp(TableApp):
                      else "Your turn.", "italic")
         elif kind == "event":
             self.version = max(self.version, message["version"])
+            self.last = (message["seat"], message["move"])
             self.log_move(message["seat"], message["move"])
             self.pane.forget_hint()  # a hint is for the position it was given in
             if "view" in message:
@@ -219,7 +229,7 @@ class RemoteApp(TableApp):
     def show(self, view: dict[str, Any]) -> None:
         self.view = view
         active = self.seat is not None and bool(view.get("legal"))
-        self.draw(ViewState(self.game, view), self.seat, active)  # type: ignore[arg-type]
+        self.draw(ViewState(self.game, view, self.last), self.seat, active)  # type: ignore[arg-type]
 
     def refuse(self, text: str) -> None:
         self.bell()

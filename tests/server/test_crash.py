@@ -55,27 +55,31 @@ def play_until_cut(server: Server, table_id: str, token: str, seed: int,
 
 def test_a_killed_server_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None:
     server = Server(db_url, tmp_path, "--ws-rate", "500").start()
-    tables: list[dict[str, Any]] = []
-    acked: dict[tuple[str, int], list[tuple[int, str]]] = {}
-    tokens: dict[tuple[str, int], str] = {}
-    for game, options, seats in TABLES:
-        table = server.create(game, seats, options)
-        tables.append(table)
-        for n, spec in enumerate(seats):
-            if spec["kind"] == "person":
-                tokens[table["id"], n] = server.take(table["id"], n)
-                acked[table["id"], n] = []
-    threads = [threading.Thread(target=play_until_cut,
-                                args=(server, tid, token, seat, acked[tid, seat]))
-               for (tid, seat), token in tokens.items()]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + 60
-    while sum(map(len, acked.values())) < 40 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    server.kill()                                   # kill -9, mid-game
-    for thread in threads:
-        thread.join(60)
+    try:
+        tables: list[dict[str, Any]] = []
+        acked: dict[tuple[str, int], list[tuple[int, str]]] = {}
+        tokens: dict[tuple[str, int], str] = {}
+        for game, options, seats in TABLES:
+            table = server.create(game, seats, options)
+            tables.append(table)
+            for n, spec in enumerate(seats):
+                if spec["kind"] == "person":
+                    tokens[table["id"], n] = server.take(table["id"], n)
+                    acked[table["id"], n] = []
+        threads = [threading.Thread(target=play_until_cut,
+                                    args=(server, tid, token, seat, acked[tid, seat]))
+                   for (tid, seat), token in tokens.items()]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 60
+        while sum(map(len, acked.values())) < 40 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        server.kill()                                   # kill -9, mid-game
+        for thread in threads:
+            thread.join(60)
+    finally:
+        if server.proc is not None and server.proc.poll() is None:
+            server.stop()         # only when the test failed before the kill
     assert sum(map(len, acked.values())) >= 40
 
     again = Server(db_url, tmp_path, "--ws-rate", "500").start()

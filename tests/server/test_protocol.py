@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -268,3 +269,23 @@ def test_every_refusal_has_its_code(server: Server) -> None:
         for _ in range(300):
             codes.add(http.post("/api/tables", json={"game": "nope"}).json()["error"]["code"])
     assert "limit/rate" in codes
+
+
+def test_a_slow_bot_at_one_table_does_not_delay_another(server: Server) -> None:
+    slow = {"kind": "bot", "bot": "ismcts", "settings": {"seconds": 2.0}}
+    thinking = server.create("sequence", [slow, slow])        # keeps a pool worker busy
+    watcher = Client(server, thinking["id"])
+    table = server.create("sequence", [{"kind": "person"},
+                                       {"kind": "bot", "bot": "heuristic"}])
+    client = Client(server, table["id"], server.take(table["id"], 0))
+    client.until("welcome")
+    waits = []
+    for _ in range(4):
+        start = time.monotonic()
+        move_once(client)                   # our move acknowledged...
+        while not client.view.get("legal"):  # ...and the heuristic bot's answer back
+            client.recv()
+        waits.append(time.monotonic() - start)
+    # the other table's bot thinks 2 s a move meanwhile; ours never waits for it
+    assert max(waits) < 1.5, waits
+    assert watcher.until("event", timeout=30)["seat"] in (0, 1)

@@ -61,11 +61,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except ImportError:
         pytest.skip("the table server (cardtable.server) is not installed")
     port = free_port()
-    db = tmp_path_factory.mktemp("server") / "tables.db"
+    folder = tmp_path_factory.mktemp("server")
+    db = folder / "tables.db"
+    # the server's log goes to a file: a pipe nobody reads would stall it once full
+    log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db",
          f"sqlite:///{db}", "--bot-workers", "1", "--no-access-log"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_up(url, proc)
@@ -77,6 +80,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        log.close()
 
 
 @pytest.fixture(scope="session")
@@ -84,6 +88,8 @@ def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium")
     if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("no chromium on PATH: .ci/run installs Debian's package")
         pytest.skip("no chromium on PATH (.ci/run installs Debian's)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)

@@ -720,3 +720,95 @@ def test_round_scores_are_the_arrange_penalties_of_the_hands_shown() -> None:
         hand = [c for meld in shown["melds"] for c in meld] + shown["deadwood"]
         assert len(hand) == 3 and shown["penalty"] == penalty
         assert arrange(hand, 1)[2] == penalty
+
+
+# ---------------------------------------------------------------- the score sheet
+
+
+def test_the_score_sheet_lists_each_completed_round_s_penalties() -> None:
+    state = deal(3, 4)
+    rng = random.Random(4)
+    assert state.view(None)["round_scores"] == []
+    rows: list[list[int]] = []
+    while state.round < 4:
+        before = state.round
+        state.apply(rng.choice(state.legal_actions()))
+        if state.round != before:  # a round was scored
+            rows.append(state.view(None)["last_round"]["scores"])
+            for seat in (None, 0, 1, 2):
+                assert state.view(seat)["round_scores"] == rows
+            assert state.observation(1).round_scores == tuple(tuple(r) for r in rows)
+    assert [sum(col) for col in zip(*rows, strict=True)] == state.scores
+    # views and saves do not share it; a save keeps it
+    view = state.view(0)
+    view["round_scores"][0].append(99)
+    view["round_scores"].clear()
+    assert state.view(0)["round_scores"] == rows
+    assert tt(cardtable.state_from_dict(state.to_dict())).view(0)["round_scores"] == rows
+    # a clone keeps its own sheet
+    clone = tt(state.clone())
+    while clone.round == state.round:
+        clone.apply(rng.choice(clone.legal_actions()))
+    assert len(clone.view(0)["round_scores"]) == 4 and state.view(0)["round_scores"] == rows
+
+
+def test_the_score_sheet_at_the_end_of_a_round() -> None:
+    # the totals carry 40 and 50 from rounds the setup position did not play
+    state = position(["4H 5H 9C", "KC QD 8S"], stock=["2C"], discard=["6H"], scores=[40, 50])
+    play(state, "take", "discard 9C", "draw", "discard 2C")
+    assert state.view(1)["round_scores"] == [[0, 28]]
+    assert state.view(1)["scores"] == [40, 78]
+    full = state.view(None)
+    full.pop("history")
+    assert full == state.view(None, history=False)
+
+
+def test_the_match_s_score_sheet_has_eleven_rounds() -> None:
+    state = position([RUN, NO_MELD], round=11, stock=["3C"], discard=["5C"], scores=[50, 40])
+    play(state, "take", "discard 5C", "draw", "discard 3C")
+    assert state.is_terminal and state.view(0)["round_scores"] == [[0, 77]]
+
+
+def test_a_saved_score_sheet_must_agree_with_the_scores() -> None:
+    state = position(["4H 5H 9C", "KC QD 8S"], stock=["2C"], discard=["6H"])
+    play(state, "take", "discard 9C", "draw", "discard 2C")
+    good = state.to_dict()
+    assert good["round_scores"] == [[0, 28]]
+    for bad, message in [([[0, 29]], "last round is not last_round"),
+                         ([[0, 0], [0, 28]], "only 1 were completed"),
+                         ([[0, -1]], "round_scores must be"),
+                         ([[0]], "round_scores must be"),
+                         ("[[0, 28]]", "round_scores must be"),
+                         ([], None)]:
+        data = state.to_dict()
+        data["round_scores"] = bad
+        if message is None:  # a setup position's rounds are in the totals only
+            assert tt(cardtable.state_from_dict(data)).round_scores == []
+            continue
+        with pytest.raises(PositionError, match=message):
+            cardtable.state_from_dict(data)
+    data = state.to_dict()
+    data["scores"] = [0, 27]
+    data["last_round"]["melds_shown"][1]["penalty"] = 27
+    data["last_round"]["scores"] = [0, 27]
+    data["round_scores"] = [[0, 27]]
+    cardtable.state_from_dict(data)  # consistent
+    data["scores"] = [0, 26]
+    with pytest.raises(PositionError, match="last_round|add up to more"):
+        cardtable.state_from_dict(data)
+
+
+def test_a_save_from_before_the_score_sheet_loads() -> None:
+    state = deal(2, 6)
+    rng = random.Random(6)
+    data = state.to_dict()
+    del data["round_scores"]
+    assert tt(cardtable.state_from_dict(data)).view(0)["round_scores"] == []
+    while state.round < 3:
+        state.apply(rng.choice(state.legal_actions()))
+    data = state.to_dict()
+    del data["round_scores"]
+    # only the last round is known: the earlier ones stay in the totals
+    loaded = tt(cardtable.state_from_dict(data))
+    assert loaded.view(0)["round_scores"] == [state.view(0)["last_round"]["scores"]]
+    assert loaded.view(0)["scores"] == state.scores

@@ -171,6 +171,11 @@ class ThreeThirteenObservation(Observation):
     last_round: RoundResult | None
     #: penalty totals of the rounds completed
     scores: tuple[int, ...]
+    #: the score sheet: each completed round's penalties per seat, in order (public: they
+    #: are announced as each round ends); it lists the last ``len(round_scores)`` rounds
+    #: completed, all of them in a match dealt from round 1, those since the position in a
+    #: match set up later (the earlier rounds are only in the totals)
+    round_scores: tuple[tuple[int, ...], ...]
     winners: tuple[int, ...]
 
 
@@ -295,6 +300,8 @@ class ThreeThirteenState(State):
         self.reshuffle_pile: list[int] = []
         self.drawn: list[list[int]] = [[] for _ in range(n)]
         self.last_round: dict[str, Any] | None = None
+        # the score sheet: each scored round's penalties (tuples, shared by clones)
+        self.round_scores: list[tuple[int, ...]] = []
         self.round_start = 0  # where this round's actions begin in the history
         self.over = False
 
@@ -424,6 +431,7 @@ class ThreeThirteenState(State):
         self.totals = [t + p for t, p in zip(self.totals, penalties, strict=True)]
         self.last_round = {"round": self.round, "went_out": self.went_out,
                            "melds_shown": shown, "scores": penalties}
+        self.round_scores.append(tuple(penalties))
         if self.round == ROUNDS:
             self.over = True
             return
@@ -470,6 +478,7 @@ class ThreeThirteenState(State):
         new.taken = [list(t) for t in self.taken]
         new.reshuffle_pile = list(self.reshuffle_pile)
         new.drawn = [list(d) for d in self.drawn]
+        new.round_scores = list(self.round_scores)
         # out_melds and last_round are replaced whole, never changed in place
 
     def _all_cards(self) -> list[int]:
@@ -495,6 +504,7 @@ class ThreeThirteenState(State):
             "reshuffle_pile": card_names(self.reshuffle_pile),
             "drawn": [card_names(d) for d in self.drawn],
             "last_round": _last_round_copy(self.last_round),
+            "round_scores": [list(r) for r in self.round_scores],
             "round_start": self.round_start,
             "over": self.over,
         }
@@ -540,6 +550,7 @@ class ThreeThirteenState(State):
                                 h["penalty"]) for h in last["melds_shown"]),
                 tuple(last["scores"])),
             scores=tuple(self.totals),
+            round_scores=tuple(self.round_scores),
             winners=tuple(self.winners),
         )
 
@@ -581,6 +592,7 @@ class ThreeThirteenState(State):
                                 for h in last.hands],
                 "scores": list(last.scores)},
             "scores": list(obs.scores),
+            "round_scores": [list(r) for r in obs.round_scores],
             "is_terminal": obs.current_player is None,
             "winners": list(obs.winners),
         }
@@ -662,6 +674,7 @@ def _restore(game: ThreeThirteenGame, data: dict[str, Any]) -> ThreeThirteenStat
     state.drawn = _saved_seat_lists("drawn", data["drawn"], n)
     state.reshuffle_pile = sorted(position_cards("reshuffle_pile", data["reshuffle_pile"]))
     state.last_round = _saved_last_round(data["last_round"], n)
+    state.round_scores = _saved_round_scores(data, state.last_round, n)
     state.round_start = check_int("round_start", data["round_start"], minimum=0) or 0
     restore_base(state, game, data)
     _check_restored(state)
@@ -726,6 +739,20 @@ def _check_restored(state: ThreeThirteenState) -> None:
             raise PositionError("last_round: its penalties must be from 0 up to the totals")
     if state.round_start > len(state.history):
         raise PositionError("round_start lies beyond the saved history")
+    # the score sheet: no more rounds than were completed, the last one is last_round,
+    # and its columns add up to no more than the totals (a setup position's or an old
+    # save's earlier rounds are in the totals only)
+    sheet = state.round_scores
+    completed = ROUNDS if state.over else state.round - 1
+    if len(sheet) > completed:
+        raise PositionError(f"round_scores lists {len(sheet)} rounds; only {completed} "
+                            "were completed")
+    if sheet and (last is None or list(sheet[-1]) != last["scores"]):
+        raise PositionError("round_scores: its last round is not last_round's penalties")
+    for s in range(n):
+        if sum(row[s] for row in sheet) > state.totals[s]:
+            raise PositionError(f"round_scores: seat {s}'s penalties add up to more than its "
+                                f"total {state.totals[s]} in scores")
 
 
 def _saved_seat_lists(what: str, value: Any, n: int) -> list[list[int]]:
@@ -783,6 +810,21 @@ def _saved_last_round(value: Any, n: int) -> dict[str, Any] | None:
     if not ok:
         raise PositionError("last_round must be None or {round, went_out, melds_shown, scores}")
     return last
+
+
+def _saved_round_scores(data: dict[str, Any], last: dict[str, Any] | None,
+                        n: int) -> list[tuple[int, ...]]:
+    """The score sheet from a save, its rows checked. A save written before the sheet
+    existed has no key: its sheet starts with the last round, the only one it kept."""
+    if "round_scores" not in data:
+        return [] if last is None else [tuple(last["scores"])]
+    value = data["round_scores"]
+    if not isinstance(value, list) or any(
+            not isinstance(row, list) or len(row) != n
+            or any(not _is_int(x) or x < 0 for x in row) for row in value):
+        raise PositionError(f"round_scores must be a list of rounds, each a list of {n} "
+                            "penalties (integers from 0 up)")
+    return [tuple(row) for row in value]
 
 
 def parse_action_id(text: str) -> int:

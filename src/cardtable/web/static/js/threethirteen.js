@@ -54,25 +54,14 @@ export function seatInfo(page, seat) {
   return _("{points} points · {n} cards", { points: v.scores[seat], n: v.hand_sizes[seat] });
 }
 
-/** Keep each finished round's penalties for the score sheet (the views carry the last one). */
-export function observe(page, view) {
-  const key = `cardtable:sheet:${page.id}`;
-  if (!page.ui.sheet) {
-    // the rounds this browser saw before a reload (the views carry the last round only)
-    try {
-      page.ui.sheet = JSON.parse(localStorage.getItem(key) || "{}");
-    } catch (err) {
-      page.ui.sheet = {};
-    }
-  }
-  if (view.last_round && view.last_round.round && !page.ui.sheet[view.last_round.round]) {
-    page.ui.sheet[view.last_round.round] = view.last_round.scores;
-    try {
-      localStorage.setItem(key, JSON.stringify(page.ui.sheet));
-    } catch (err) {
-      // a full storage only costs the sheet's earlier rounds after a reload
-    }
-  }
+/** The score sheet by round number, from the view's `round_scores`: the penalties of the
+ * last rounds completed (all of them unless the match was set up at a later round). */
+function sheetOf(view) {
+  const rows = view.round_scores || [];
+  const completed = view.is_terminal ? 11 : view.round - 1;
+  const sheet = {};
+  rows.forEach((row, i) => { sheet[completed - rows.length + 1 + i] = row; });
+  return sheet;
 }
 
 function wildOf(round) {
@@ -104,7 +93,6 @@ export function render(page, area) {
   const v = page.view;
   const legal = page.myTurn ? page.legal : [];
   const wild = v.wild_rank;
-  observe(page, v);
 
   area.append(h("div", { class: "info-line" },
     h("span", { id: "round" }, _("Round {n} of 11", { n: v.round })),
@@ -218,10 +206,11 @@ export function render(page, area) {
 
   // the score sheet of the 11 rounds
   const seats = (page.table.seats || []).length || v.hand_sizes.length;
+  const rows = sheetOf(v);
   const sheet = h("table", { class: "score-sheet", id: "score-sheet", "aria-label": _("Score sheet") },
     h("tr", {}, h("th", {}, _("Round")), ...Array.from({ length: seats }, (_x, s) => h("th", {}, page.seatName(s)))));
   for (let r = 1; r <= 11; r++) {
-    const row = page.ui.sheet[r];
+    const row = rows[r];
     sheet.append(h("tr", { class: r === v.round && !v.is_terminal ? "current" : "" },
       h("td", {}, `${r} (${rankText(wildOf(r))})`),
       ...Array.from({ length: seats }, (_x, s) => h("td", {}, row ? String(row[s]) : ""))));

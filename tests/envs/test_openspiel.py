@@ -202,6 +202,7 @@ def bot_game(game_string: str, seed: int) -> tuple[int, list[float]]:
     return moves, state.returns()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_string", [
     g for g in ("python_cardtable_sequence", "python_cardtable_sequence(players=3)",
                 "python_cardtable_drawbridge(max_moves=150)",

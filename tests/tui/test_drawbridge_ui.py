@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from cardtable import records
 from cardtable.tui.app import GameOver, PlayApp
 from cardtable.tui.drawbridge import BOX, BOX_CELL, OTHER_CELL, DrawBridgePane
-from tests.tui.driver import SIZE, message, new_app, settle, type_move
+from tests.tui.driver import SIZE, message, new_app, screen_text, settle, type_move
 
 
 def choose_move(app: PlayApp, rng: random.Random) -> str:
@@ -91,4 +92,49 @@ def test_a_call_out_of_turn_is_explained(tmp_path: Path) -> None:
             assert app.pane.view["phase"] == "draw"
             await type_move(pilot, "1NT")
             assert message(app).startswith("✗ ") and "1NT" in message(app)
+    asyncio.run(run())
+
+
+def trick_notes(app: PlayApp) -> list[str]:
+    lines = [line.text for line in app.query_one("#log", RichLog).lines]
+    return [line.strip() for line in lines if "won the trick" in line]
+
+
+def test_the_winner_of_every_trick_is_said_the_last_of_each_phase_too(tmp_path: Path) -> None:
+    """The 13th draw trick (the auction follows) and the 13th play trick (the next deal
+    follows) are announced like the others, from the view's last_trick."""
+    async def run() -> None:
+        app = new_app(tmp_path, "drawbridge", seed=3, target=10_000)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            pane = app.pane
+            assert isinstance(pane, DrawBridgePane)
+
+            async def until(done: Any) -> None:
+                while not done():
+                    assert app.human_to_move() == 0
+                    legal = [str(a) for a in app.state.legal_actions()]
+                    if app.state.view(0, history=False)["phase"] == "auction":
+                        # one low bid, then passes: a contract, played by someone
+                        move = "1C" if "1C" in legal and not app.state.view(0)["auction"] \
+                            else "pass"
+                    else:
+                        move = legal[0]
+                    await type_move(pilot, move)
+                    await settle(app, pilot)
+
+            await until(lambda: app.state.view(0, history=False)["phase"] != "draw")
+            last = app.state.view(0, history=False)["last_trick"]
+            assert last["phase"] == "draw" and app.state.view(0)["phase"] == "auction"
+            notes = trick_notes(app)
+            assert len(notes) == 13, notes  # one per draw trick, the 13th included
+            assert notes[-1] == f"{pane.player(last['winner'])} won the trick"
+            assert "won by" not in screen_text(app)  # the auction shows no trick
+            await until(lambda: app.state.view(0, history=False)["deal_number"] == 2)
+            last = app.state.view(0, history=False)["last_trick"]
+            assert last["deal_number"] == 1
+            notes = trick_notes(app)
+            assert last["phase"] == "play"  # seed 3: the deal is played, 13 more tricks
+            assert len(notes) == 26, notes
+            assert notes[-1] == f"{pane.player(last['winner'])} won the trick"
     asyncio.run(run())

@@ -217,6 +217,8 @@ def test_a_draw_bridge_deal_against_a_bot(browser: Any, server: str, shots: Path
                 # only legal calls are enabled: a bid below the last one is disabled
                 enabled = p.page.locator("#auction button:not([disabled])").count()
                 assert 0 < enabled <= 38
+                # the draw phase's last trick, and who won it, stay told in the auction
+                assert "won by" in p.page.inner_text("#last-trick")
             calls = p.page.locator("#auction .calls li strong").all_inner_texts()
             drawbridge_move(p, bid=all(c == "Pass" for c in calls))   # open, then pass
         else:

@@ -234,6 +234,37 @@ class DealResult:
 
 
 @dataclass(frozen=True, slots=True)
+class TrickResult:
+    """A completed trick (the view's ``last_trick``): public, both cards were face up."""
+
+    #: the deal it was played in, and its phase: "draw" or "play"
+    deal_number: int
+    phase: str
+    #: (seat, card) for the card led, then the card that followed
+    cards: tuple[tuple[int, int], tuple[int, int]]
+    winner: int
+
+    def to_json(self) -> dict[str, Any]:
+        (leader, lead), (follower, follow) = self.cards
+        return {"deal_number": self.deal_number, "phase": self.phase,
+                "cards": [[leader, CARD_NAMES[lead]], [follower, CARD_NAMES[follow]]],
+                "winner": self.winner}
+
+
+#: a completed trick as the state keeps it: deal number, phase, leader, card led, card
+#: that followed, winner (a TrickResult is built only for an observation)
+_Trick = tuple[int, int, int, int, int, int]
+
+
+def trick_result(trick: _Trick | None) -> TrickResult | None:
+    """The TrickResult of a trick as the state keeps it."""
+    if trick is None:
+        return None
+    number, phase, leader, lead, follow, winner = trick
+    return TrickResult(number, PHASES[phase], ((leader, lead), (1 - leader, follow)), winner)
+
+
+@dataclass(frozen=True, slots=True)
 class DrawBridgeObservation(Observation):
     """What one seat (None: a spectator) may know of a Draw Bridge match; cards are ids."""
 
@@ -268,6 +299,9 @@ class DrawBridgeObservation(Observation):
     scores: tuple[int, int]
     target: int
     last_deal: DealResult | None
+    #: the last completed trick of the match (this deal's, or the deal before's when
+    #: none is done yet), None before the first
+    last_trick: TrickResult | None
 
 
 # ---------------------------------------------------------------- the game
@@ -372,6 +406,9 @@ class DrawBridgeState(State):
         self._contract: Contract | None = None
         self._tricks_won = [0, 0]
         self._winner: int | None = None
+        # the last completed trick, kept as it completes; and the one before this deal
+        self._last_trick: _Trick | None = None
+        self._trick_before_deal: _Trick | None = None
 
     # -- dealing ---------------------------------------------------------
 
@@ -387,6 +424,7 @@ class DrawBridgeState(State):
     def _begin_deal(self, number: int, dealer: int, hands: tuple[int, int],
                     stock: tuple[int, ...]) -> None:
         self._deal_start = (number, dealer, hands, stock, tuple(self._scores), len(self._records))
+        self._trick_before_deal = self._last_trick
         self._restart_deal()
 
     def _restart_deal(self) -> None:
@@ -414,6 +452,7 @@ class DrawBridgeState(State):
         self._contract = None
         self._tricks_won = [0, 0]
         self._winner = None
+        self._last_trick = self._trick_before_deal
 
     def _deal_actions(self) -> list[int]:
         """The action ids of the current deal so far, in order."""
@@ -597,6 +636,7 @@ class DrawBridgeState(State):
         self._lead = -1
         winner = seat if self._beats[lead * NUM_CARDS + aid] else 1 - seat
         self._winners.append(winner)
+        self._last_trick = (self._deal_number, self._phase, 1 - seat, lead, aid, winner)
         if self._phase == DRAW:
             # 1.3: the winner takes the top card of the stock, the loser the next one
             stock = self._stock
@@ -763,6 +803,7 @@ class DrawBridgeState(State):
             target=self.game.target,
             last_deal=None if last is None else DealResult(
                 last.number, last.contract, last.declarer_tricks, last.points),
+            last_trick=trick_result(self._last_trick),
         )
 
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -801,6 +842,7 @@ class DrawBridgeState(State):
                 "declarer_tricks": last.declarer_tricks,
                 "points": list(last.points),
             },
+            "last_trick": None if obs.last_trick is None else obs.last_trick.to_json(),
         }
 
     def resample(self, seat: int, rng: random.Random) -> DrawBridgeState:

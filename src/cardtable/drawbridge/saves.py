@@ -25,12 +25,16 @@ from cardtable.core import (
 )
 from cardtable.drawbridge.game import (
     ACTIONS,
+    BEATS_DRAW,
+    DRAW,
     DRAW_TRICKS,
     HAND_SIZE,
     DealRecord,
     DrawBridge,
     DrawBridgeState,
+    _Trick,
     parse_call,
+    trick_result,
 )
 
 _CARD_IDS = {name: card for card, name in enumerate(CARD_NAMES)}
@@ -48,6 +52,8 @@ def save(state: DrawBridgeState) -> dict[str, Any]:
             "stock": card_names(stock),
             "scores": list(scores),
             "actions": [ACTIONS[a].notation for a in state._deal_actions()],
+            # the last trick of the deal before (the view's last_trick until one is done)
+            "previous_trick": _trick_json(state._trick_before_deal),
         },
         "records": [r.to_json() for r in state._records[:records]],
     }
@@ -63,7 +69,8 @@ def load(game: DrawBridge, data: dict[str, Any]) -> DrawBridgeState:
     if not isinstance(saved_records, list):
         raise PositionError("saved drawbridge state: 'records' must be the list of finished "
                             "deals")
-    records = [record_from_json(game, r) for r in saved_records]
+    replayed = [_read_record(game, r) for r in saved_records]
+    records = [record for record, _ in replayed]
     try:
         number = deal["number"]
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
@@ -80,6 +87,7 @@ def load(game: DrawBridge, data: dict[str, Any]) -> DrawBridgeState:
     state._records = records
     _, dealer, hands, stock, scores, _ = state._deal_start
     state._deal_start = (number, dealer, hands, stock, scores, len(records))
+    state._trick_before_deal = _previous_trick(game, deal.get("previous_trick"), replayed)
     state._restart_deal()
     played: list[tuple[int, int]] = []
     for text in actions:
@@ -122,9 +130,66 @@ def _check_match(game: DrawBridge, number: int, dealer: int, scores: tuple[int, 
                                 f"the {earned} its finished deals earned")
 
 
+def _trick_json(trick: _Trick | None) -> dict[str, Any] | None:
+    result = trick_result(trick)
+    return None if result is None else result.to_json()
+
+
+def _previous_trick(game: DrawBridge, saved: Any,
+                    replayed: list[tuple[DealRecord, _Trick | None]]) -> _Trick | None:
+    """The last trick of the deal before the current one: the replay of its record gives
+    it when the deal was played; a passed-out deal's record holds no trick (its draw phase
+    is not recorded), so the save's ``previous_trick`` is read and checked as far as the
+    record allows. A save without the key (older saves) leaves it unknown."""
+    if not replayed:
+        if saved is not None:
+            raise PositionError("previous_trick: there is no deal before deal 1")
+        return None
+    record, played = replayed[-1]
+    if played is not None:
+        if saved is not None and saved != _trick_json(played):
+            raise PositionError(f"previous_trick {saved!r} is not the last trick of deal "
+                                f"{record.number}, which its play gives as "
+                                f"{_trick_json(played)!r}")
+        return played
+    if saved is None:
+        return None
+    where = f"previous_trick (the last draw trick of the passed-out deal {record.number})"
+    if (not isinstance(saved, dict)
+            or set(saved) != {"deal_number", "phase", "cards", "winner"}
+            or saved["deal_number"] != record.number or saved["phase"] != "draw"):
+        raise PositionError(f"{where} must be {{'deal_number': {record.number}, 'phase': "
+                            f"'draw', 'cards': [[seat, card], [seat, card]], 'winner': "
+                            f"seat}}, not {saved!r}")
+    cards = saved["cards"]
+    if (not isinstance(cards, list) or len(cards) != 2
+            or not all(isinstance(c, list) and len(c) == 2 for c in cards)):
+        raise PositionError(f"{where}: cards must be [[seat, card], [seat, card]]")
+    leader = position_seat(f"{where}: leader", cards[0][0], 2)
+    if cards[1][0] != 1 - leader:
+        raise PositionError(f"{where}: the card that follows is the other seat's")
+    lead, follow = _cards(f"{where}: cards", [cards[0][1], cards[1][1]])
+    held = record.hands[0] | record.hands[1]
+    if lead == follow or held >> lead & 1 or held >> follow & 1:
+        raise PositionError(f"{where}: its two cards must be cards of the draw phase, not "
+                            "held when the auction began")
+    winner = 1 - leader if BEATS_DRAW[game.draw_trick_winner][lead * NUM_CARDS + follow] \
+        else leader
+    if saved["winner"] != winner:
+        raise PositionError(f"{where}: the winner is seat {winner} by the rules, not "
+                            f"{saved['winner']!r}")
+    return (record.number, DRAW, leader, lead, follow, winner)
+
+
 def record_from_json(game: DrawBridge, data: Any) -> DealRecord:
     """A finished deal from a save: its auction and play replayed from its hands by the
     rules; PositionError if they are not legal or do not give the saved result."""
+    return _read_record(game, data)[0]
+
+
+def _read_record(game: DrawBridge, data: Any) -> tuple[DealRecord, _Trick | None]:
+    """``record_from_json`` with the deal's last trick, which its replay gives (None for
+    a passed-out deal, whose draw phase is not recorded)."""
     if not isinstance(data, dict):
         raise PositionError(f"a deal record is a dict, not {data!r}")
     try:
@@ -152,18 +217,18 @@ def record_from_json(game: DrawBridge, data: Any) -> DealRecord:
         saved = {key: data[key] for key in ("contract", "declarer_tricks", "points")}
     except KeyError as exc:
         raise PositionError(f"a deal record lacks {exc.args[0]!r}") from None
-    replayed = _replay_record(game, number, dealer, (mask_of(hands[0]), mask_of(hands[1])),
-                              calls + cards)
+    replayed, last_trick = _replay_record(game, number, dealer,
+                                          (mask_of(hands[0]), mask_of(hands[1])), calls + cards)
     got = replayed.to_json()
     for key, value in saved.items():
         if value != got[key]:
             raise PositionError(f"record of deal {number}: {key} {value!r} does not follow "
                                 f"from its auction and play, which give {got[key]!r}")
-    return replayed
+    return replayed, last_trick
 
 
 def _replay_record(game: DrawBridge, number: int, dealer: int, hands: tuple[int, int],
-                   actions: list[int]) -> DealRecord:
+                   actions: list[int]) -> tuple[DealRecord, _Trick | None]:
     """The record the rules make of a deal's auction and play from the hands held when
     the auction began (the draw phase is not recorded: the 26 cards not in those hands
     stand for it, in card order)."""
@@ -183,7 +248,7 @@ def _replay_record(game: DrawBridge, number: int, dealer: int, hands: tuple[int,
         state._apply(ACTIONS[aid])
     if not state._records:
         raise PositionError(f"{where}: its auction and play do not finish the deal")
-    return state._records[0]
+    return state._records[0], state._last_trick
 
 
 def _cards(what: str, value: Any) -> list[int]:

@@ -54,8 +54,8 @@ class DrawBridgePane(GamePane):
         self.hand_spans: list[tuple[int, int, int, int]] = []
         self.hand_y = -1
         self.box_y = -1
-        #: tricks counted so far (this deal's phase), to tell who won the one just done
-        self.tricks_seen: tuple[int, str, int] = (0, "", 0)
+        #: the last completed trick already told (deal, phase, cards), to tell each once
+        self.trick_seen: tuple[Any, ...] | None = None
 
     # -- what the view says ---------------------------------------------
 
@@ -78,29 +78,26 @@ class DrawBridgePane(GamePane):
         # in the auction "2H" is a call, not a card
         return held_card(words[0]) if len(words) == 1 and not self.bidding else None
 
-    def trick_winner(self) -> int | None:
-        """Who won the trick just completed: the seat that leads the next one."""
+    def last_trick(self) -> dict[str, Any] | None:
+        """The view's last completed trick if it belongs to the phase on the table (the
+        draw phase's last trick is not shown during the play), else None."""
         view = self.view
-        if view.get("phase") not in ("draw", "play"):
-            return None
-        if view.get("phase") == "play" and not sum(view.get("tricks_won", [])):
-            return None  # no trick of the play phase is done yet
-        if len(view.get("played", [])) - len(view.get("trick", [])) < 2:
-            return None
-        if view.get("trick"):
-            return int(view["trick"][0][0])  # the winner leads the trick under way
-        seat = view.get("current_player")
-        return None if seat is None else int(seat)
+        trick = view.get("last_trick")
+        if (trick and trick.get("deal_number") == view.get("deal_number")
+                and trick.get("phase") == view.get("phase")):
+            return dict(trick)
+        return None
 
     def news(self) -> str:
-        view = self.view
-        count = (int(view.get("deal_number", 0)), str(view.get("phase")),
-                 len(view.get("played", [])))
-        before, self.tricks_seen = self.tricks_seen, count
-        winner = self.trick_winner()
-        if winner is None or count == before or view.get("trick"):
+        """Who won the trick just completed, every trick (the last of each phase too: the
+        view's ``last_trick`` says it after the table has moved on)."""
+        trick = self.view.get("last_trick")
+        key = None if not trick else (trick["deal_number"], trick["phase"],
+                                      tuple(tuple(c) for c in trick["cards"]))
+        before, self.trick_seen = self.trick_seen, key
+        if trick is None or key == before:
             return ""
-        return f"{self.player(winner)} won the trick"
+        return f"{self.player(int(trick['winner']))} won the trick"
 
     def seat_note(self, seat: int) -> str:
         won = self.view.get("tricks_won", [])
@@ -189,20 +186,14 @@ class DrawBridgePane(GamePane):
             else:
                 line.append("  ·  ", style="#6f8f7f on #0a2f25")
             out.append(line)
-        played = view.get("played", [])
-        done = len(played) - len(trick)
         last = Text("  last trick: ", style="#9fbfaf")
-        size = len(view.get("hand_sizes", [])) or 2  # one card from each player
-        # the play phase's last trick is one of its own, never the draw phase's last
-        in_play = view.get("phase") == "play"
-        if done >= size and (not in_play or sum(view.get("tricks_won", []))):
-            for seat, card in played[done - size:done]:
+        done = self.last_trick()
+        if done is not None:
+            for seat, card in done["cards"]:
                 last.append(f"{self.player(int(seat))} ", style="#9fbfaf")
                 last.append_text(card_face(card, 4))
                 last.append("  ")
-            winner = self.trick_winner()
-            if winner is not None:
-                last.append(f"won by {self.player(winner)}", style=f"bold {GOLD}")
+            last.append(f"won by {self.player(int(done['winner']))}", style=f"bold {GOLD}")
         out.append(last)
         drawn = view.get("drawn", [])
         if view.get("phase") == "draw" and drawn:

@@ -134,9 +134,13 @@ export function render(page, area) {
     trick.append(h("div", { class: `played ${seat === me ? "mine" : "theirs"}` },
       h("span", { html: cardSVG(card) }), h("small", {}, page.seatName(seat))));
   }
-  if (!(v.trick || []).length) {
-    const lastTrick = lastTrickOf(page);
-    if (lastTrick) trick.append(h("small", { class: "muted" }, _("Last trick: {cards}", { cards: lastTrick })));
+  if (!(v.trick || []).length && v.last_trick) {
+    // the view's last completed trick, the last of the draw phase and of the play too
+    const t = v.last_trick;
+    trick.append(h("small", { class: "muted", id: "last-trick" }, _("Last trick: {cards}; won by {winner}", {
+      cards: t.cards.map(([s, c]) => `${cardText(c)} (${page.seatName(s)})`).join(", "),
+      winner: page.seatName(t.winner),
+    })));
   }
   middle.append(trick);
   area.append(middle);
@@ -174,12 +178,6 @@ export function render(page, area) {
       a: d.points[me], b: d.points[other],
     })));
   }
-}
-
-function lastTrickOf(page) {
-  const played = page.view.played || [];
-  if (played.length < 2 || played.length % 2) return null;
-  return played.slice(-2).map(([s, c]) => `${cardText(c)} (${page.seatName(s)})`).join(", ");
 }
 
 function auctionBox(page, v, legal) {

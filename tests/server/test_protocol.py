@@ -289,3 +289,45 @@ def test_a_slow_bot_at_one_table_does_not_delay_another(server: Server) -> None:
     # the other table's bot thinks 2 s a move meanwhile; ours never waits for it
     assert max(waits) < 1.5, waits
     assert watcher.until("event", timeout=30)["seat"] in (0, 1)
+
+
+def test_a_rematch_is_announced_to_the_whole_table(server: Server) -> None:
+    seats: list[dict[str, Any]] = [{"kind": "person"},
+                                   {"kind": "bot", "bot": "random", "settings": {}}]
+    table = server.create("drawbridge", seats, {"target": 1}, takeover_after=600)
+    token = server.take(table["id"], 0, "Dara")
+    player = Client(server, table["id"], token)
+    player.send({"type": "rematch"})
+    assert player.until("error")["code"] == "table/not-over"
+    player, _acked = play_all(server, table, {0: token}, seed=3)[0]
+    other_tab = Client(server, table["id"], token)       # the same player's second tab
+    spectator = Client(server, table["id"])
+    spectator.until("over")
+    spectator.send({"type": "rematch"})
+    assert spectator.until("error")["code"] == "auth/bad-token"
+
+    player.send({"type": "rematch"})
+    mine = player.until("rematch")
+    new_id = mine["table"]
+    assert new_id != table["id"] and mine["seat"] == 0 and mine["token"]
+    for client in (other_tab, spectator):
+        assert client.until("rematch") == {"type": "rematch", "table": new_id}
+    # a late reconnect learns it from the old table's summary
+    assert server.get(f"/api/tables/{table['id']}").json()["rematch"] == new_id
+    late = Client(server, table["id"])
+    assert late.until("welcome")["table"]["rematch"] == new_id
+    # the same game, options, seat kinds and takeover; the asker seated, the game on
+    new = server.get(f"/api/tables/{new_id}").json()
+    old = server.get(f"/api/tables/{table['id']}").json()
+    assert new["game"] == "drawbridge" and new["options"] == old["options"]
+    assert new["takeover_after"] == 600
+    assert [(s["kind"], s["bot"], s["settings"]) for s in new["seats"]] == [
+        (s["kind"], s["bot"], s["settings"]) for s in old["seats"]]
+    assert new["seats"][0]["name"] == "Dara" and new["status"] == "playing"
+    fresh = Client(server, new_id, mine["token"])
+    assert fresh.until("welcome")["seat"] == 0
+    # asking again gives the same table; the seat is taken by now
+    other_tab.send({"type": "rematch"})
+    assert other_tab.until("rematch") == {"type": "rematch", "table": new_id}
+    for client in (player, other_tab, spectator, late, fresh):
+        client.close()

@@ -190,6 +190,13 @@ def test_two_browsers_play_a_whole_sequence_game(browser: Any, server: str, shot
     a.wait_view()
     assert a.page.locator(".seat.me").get_attribute("data-seat") == "0"
     assert a.page.locator("#invites input").count() == 1
+    # the server told the other player, who joins in one click, in the same seat
+    b.page.click("#join-rematch")
+    b.page.wait_for_url(lambda url: f"/t/{table}" not in url)
+    assert b.page.url == a.page.url
+    b.wait_view()
+    assert b.page.locator(".seat.me").get_attribute("data-seat") == "1"
+    a.page.wait_for_function("!document.querySelector('#invites input')")
     a.close()
     b.close()
 
@@ -253,6 +260,13 @@ def test_a_three_thirteen_round_against_bots(browser: Any, server: str, shots: P
     # round 1's penalties are on the score sheet; round 2 deals 4 cards with 4s wild
     sheet = p.page.inner_text("#score-sheet")
     assert sheet.splitlines()
+    # a late spectator, on another device, sees round 1 on the sheet too (from the view)
+    watcher = Player(browser, server)
+    watcher.page.goto(p.page.url)
+    watcher.wait_view()
+    first = watcher.page.locator("#score-sheet tr").nth(1).locator("td")
+    assert first.count() == 4 and all(t.strip().isdigit() for t in first.all_inner_texts()[1:])
+    watcher.close()
     p.page.wait_for_selector("#hand .group")
     assert "4" in p.page.inner_text("#wild-rank")
     p.shot(shots, "threethirteen-round-2")

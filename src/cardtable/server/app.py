@@ -284,8 +284,10 @@ def create_app(settings: Settings) -> FastAPI:
             await hub.play(room, conn.seat, move, version)
         elif kind == "hint":
             asyncio.get_running_loop().create_task(_hint(room, conn))
+        elif kind == "rematch":
+            await hub.rematch(room, conn)
         else:
-            raise Refusal("message/bad", "'type' is one of move, hint, ping")
+            raise Refusal("message/bad", "'type' is one of move, hint, rematch, ping")
 
     async def _hint(room: Room, conn: Conn) -> None:
         try:

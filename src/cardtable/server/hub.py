@@ -212,6 +212,8 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     bot_failures: int = 0
     broken: bool = False
+    #: the id of the rematch table once a seat asked for one (kept in memory only)
+    rematch: str | None = None
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -262,6 +264,8 @@ class Room:
         if self.status == "over":
             out["result"] = self.result
             out["seed"] = self.seed
+            if self.rematch is not None:
+                out["rematch"] = self.rematch
         return out
 
 
@@ -508,6 +512,46 @@ class Hub:
             room.away_since[seat] = time.monotonic()
             self._presence(room)
         self.kick(room)
+
+    async def rematch(self, room: Room, conn: Conn) -> None:
+        """A seat of a finished table asks for a rematch: the first ask creates a table
+        with the same game, options, seat kinds (bots kept) and takeover; every ask seats
+        the asker at its own seat there when free. The asker gets ``{"type": "rematch",
+        "table": id, "seat": n, "token": t}`` (no seat nor token when its seat is not
+        free); every other connection of the old table ``{"type": "rematch", "table":
+        id}`` when the table is created."""
+        seat = conn.seat
+        if seat is None:
+            raise Refusal("auth/bad-token", "spectators cannot ask for a rematch; the "
+                                            "players can")
+        if room.status != "over":
+            raise Refusal("table/not-over", "a rematch is for a finished game")
+        async with room.lock:
+            new_id = room.rematch
+            if new_id is None:
+                game = room.game
+                options = {k: v for k, v in game.options.items() if k != "players"}
+                seats: list[dict[str, Any]] = [
+                    {"kind": "bot", "bot": s.bot, "settings": dict(s.settings)}
+                    if s.kind == "bot" else {"kind": "person"} for s in room.seats]
+                new = await self.create({"game": game.name, "options": options,
+                                         "seats": seats,
+                                         "takeover_after": room.takeover_after})
+                room.rematch = new_id = new.id
+                log.info("table %s: rematch at table %s", room.id, new_id)
+                announce = json.dumps({"type": "rematch", "table": new_id})
+                for other in room.conns:
+                    if other is not conn:
+                        other.push(announce)
+        new_room = await self.room(new_id)
+        try:
+            token = await self.take_seat(new_room, seat, room.seats[seat].name)
+        except Refusal as refusal:
+            if refusal.code not in ("seat/taken", "move/game-over"):
+                raise
+            conn.push({"type": "rematch", "table": new_id})
+            return
+        conn.push({"type": "rematch", "table": new_id, "seat": seat, "token": token})
 
     # -- connections
 

@@ -258,6 +258,19 @@ export class TablePage {
       case "over":
         this.over = msg;
         break;
+      case "rematch":
+        // a player of this table asked for a rematch; the asker also gets its seat there
+        if (msg.token && msg.seat !== null && msg.seat !== undefined) {
+          localStorage.setItem(seatKey(msg.table), JSON.stringify({ seat: msg.seat, token: msg.token }));
+          this.navigate(`/t/${encodeURIComponent(msg.table)}`);
+          return;
+        }
+        if (this.rematchAsked) {   // our seat there was taken: go and watch or pick one
+          this.navigate(`/t/${encodeURIComponent(msg.table)}`);
+          return;
+        }
+        this.table = { ...this.table, rematch: msg.table };
+        break;
       case "error":
         this.hintPending = false;
         if (msg.code === "auth/bad-token") {
@@ -505,7 +518,11 @@ export class TablePage {
         h("tr", {}, h("th", {}, _("Player")), h("th", {}, this.game.scoreLabel())),
         ...scores.map((s, i) => h("tr", { class: winners.includes(i) ? "winner" : "" }, h("td", {}, this.seatName(i)), h("td", {}, String(s))))),
       h("div", { class: "row-buttons" },
-        h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, _("Rematch")),
+        this.table.rematch
+          ? h("button", { class: "primary", id: "join-rematch", onclick: () => this.rematch() }, _("Join the rematch"))
+          : this.seat !== null
+            ? h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, _("Rematch"))
+            : null,
         h("a", { class: "button", href: record, download: `${this.table.game}-${this.id}.json`, id: "record" }, _("Download the record")),
         this.table.game === "drawbridge"
           ? h("a", { class: "button", href: `${record}?format=pbn`, download: `drawbridge-${this.id}.pbn` }, _("Download as PBN"))
@@ -528,22 +545,15 @@ export class TablePage {
     this.refreshTable();
   }
 
-  async rematch() {
-    const seats = (this.table.seats || []).map((s) => (s.kind === "bot"
-      ? { kind: "bot", bot: s.bot || s.name, settings: s.settings || {} } : { kind: "person" }));
-    const options = { ...(this.table.options || {}) };
-    delete options.players;   // the seats say how many play
-    try {
-      const table = await api("POST", "/api/tables", {
-        game: this.table.game, options, seats, takeover_after: this.table.takeover_after ?? null,
-      });
-      if (this.seat !== null) {
-        await takeSeat(table.id, this.seat, localStorage.getItem("cardtable:name") || "");
-      }
-      this.navigate(`/t/${encodeURIComponent(table.id)}`);
-    } catch (err) {
-      toast(err.message, "error");
+  /** Ask the server for the rematch (it creates the table once, tells the whole table
+   * and seats each player who asks); a spectator goes to watch it. */
+  rematch() {
+    if (this.seat !== null && this.send({ type: "rematch" })) {
+      this.rematchAsked = true;
+      return;
     }
+    if (this.table.rematch) this.navigate(`/t/${encodeURIComponent(this.table.rematch)}`);
+    else toast(_("connecting…"), "error");
   }
 
   onKey(event) {

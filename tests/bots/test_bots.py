@@ -198,7 +198,7 @@ def test_arena_csv_and_mistakes() -> None:
     assert bad.exit_code == 2 and "at least two bots" in bad.output
 
 
-@pytest.mark.parametrize("root", ["ucb", "paired"])
+@pytest.mark.parametrize("root", ["ucb", "paired", "flat"])
 def test_arena_passes_the_search_settings(root: str) -> None:
     args = ["arena", "sequence", "--bots", "ismcts,random", "--iterations", "10", "--games", "2",
             "--seed", "1", "--max-actions", "40", "--root", root, "--rollout", "random",

@@ -56,10 +56,12 @@ FILE = click.Path(dir_okay=False, path_type=Path)
               show_default=True,
               help="ISMCTS playout policy: the game's own fast playout where it has one "
                    "(Three Thirteen) else random moves; random; or the full heuristic bot.")
-@click.option("--root", type=click.Choice(["game", "ucb", "paired"]), default="game",
+@click.option("--root", type=click.Choice(["game", "ucb", "paired", "flat"]), default="game",
               show_default=True,
               help="ISMCTS root: UCB1, or every determinization after each of the heuristic's "
-                   "best moves (paired); game: the game's choice (paired in Three Thirteen).")
+                   "best moves (paired), or every root move played out on every "
+                   "determinization with no tree below it (flat); game: the game's choice "
+                   "(paired in Three Thirteen, flat in the Draw Bridge auction).")
 @click.option("--tree-size", type=click.IntRange(min=1),
               help="ISMCTS (UCB root): grow a fresh tree every N iterations and add up the "
                    "trees' root visits (default: the game's choice, 1000 in Sequence, else "

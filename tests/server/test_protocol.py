@@ -146,6 +146,7 @@ def test_hints_and_pings(server: Server) -> None:
     client.send({"type": "hint"})
     hint = client.until("hint", timeout=120)
     assert hint["move"] in welcome["view"]["legal"] and 0 <= hint["win_probability"] <= 1
+    assert hint["estimate_of"] == "game"
     spectator = Client(server, table["id"])
     spectator.send({"type": "hint"})
     assert spectator.until("error")["code"] == "auth/bad-token"

@@ -364,9 +364,11 @@ def test_a_server_tables_hint_is_played_by_enter_and_leaves_after_a_move() -> No
         async with app.run_test(size=SIZE) as pilot:
             app.receive({"type": "welcome", "version": 0, "view": table.view(0)})
             move = table.view(0)["legal"][-1]
-            app.receive({"type": "hint", "move": move, "win_probability": 0.5})
+            app.receive({"type": "hint", "move": move, "win_probability": 0.5,
+                         "estimate_of": "game"})
             await pilot.pause()
             assert "Enter plays it" in message(app)
+            assert "(a 50% chance to win the game)" in message(app)  # as at a local table
             await pilot.press("enter")
             await pilot.pause()
             assert sent[-1]["type"] == "move" and sent[-1]["move"] == move

@@ -132,13 +132,15 @@ class Database:
 
 
 def run_hint_job(game: str, options: dict[str, Any], seed: int, moves: list[str], seat: int,
-                 budget: dict[str, Any]) -> tuple[str, float]:
-    """In a worker process: the hint for ``seat`` after ``moves`` (plain data in and out)."""
+                 budget: dict[str, Any]) -> tuple[str, float, str]:
+    """In a worker process: the hint for ``seat`` after ``moves`` (plain data in and out):
+    the move, the chance of winning and what that chance is of ("game", or "match" in
+    Draw Bridge)."""
     state = cardtable.new_game(game, **options).deal(seed=seed)
     for move in moves:
         state.apply(move)
     found = bots.hint(state, seat, budget, seed=secrets.randbits(32))
-    return found.action.notation, found.win_probability
+    return found.action.notation, found.win_probability, found.estimate_of
 
 
 def _warm() -> int:
@@ -763,10 +765,10 @@ class Hub:
             moves = [move for _, move in room.table.moves]
             game = room.game
             assert self.pool is not None
-            move, chance = await asyncio.get_running_loop().run_in_executor(
+            move, chance, of = await asyncio.get_running_loop().run_in_executor(
                 self.pool, run_hint_job, game.name, dict(game.options), room.seed, moves,
                 seat, dict(self.settings.hint_budget))
         finally:
             conn.hint_busy = False
         conn.push({"type": "hint", "move": move, "win_probability": round(chance, 3),
-                   "version": len(moves)})
+                   "estimate_of": of, "version": len(moves)})

@@ -218,8 +218,10 @@ class RemoteApp(TableApp):
                 self.farewell = f"The server refused: {message.get('message')}"
         elif kind == "hint":
             self.pane.suggest(message["move"])  # Enter plays it, as at a local table
-            self.say(Text(f"Hint: {spell(message['move'])} (chance to win "
-                          f"{100 * message['win_probability']:.0f}%)  Enter plays it.",
+            of = message.get("estimate_of", "game")  # the game, or (Draw Bridge) the match
+            self.say(Text(f"Hint: {spell(message['move'])} (a "
+                          f"{100 * message['win_probability']:.0f}% chance to win the {of})"
+                          "  Enter plays it.",
                           style="#cfe0d8"))
         elif kind == "over":
             names = ", ".join(self.seat_name(s) for s in message["winners"]) or "nobody"

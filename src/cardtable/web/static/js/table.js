@@ -253,7 +253,7 @@ export class TablePage {
         break;
       case "hint":
         this.hintPending = false;
-        this.hint = { move: msg.move, p: msg.win_probability };
+        this.hint = { move: msg.move, p: msg.win_probability, of: msg.estimate_of };
         break;
       case "over":
         this.over = msg;
@@ -441,8 +441,13 @@ export class TablePage {
     this.hintButton.disabled = !this.myTurn;
     if (this.hint) {
       const pct = this.hint.p === null || this.hint.p === undefined ? "?" : Math.round(this.hint.p * 100);
+      const move = this.game.moveText(this.hint.move, this);
+      // the chance of winning the match (Draw Bridge) or the game
+      const text = this.hint.of === "match"
+        ? _("Suggested: {move} (about {pct}% chance to win the match)", { move, pct })
+        : _("Suggested: {move} (about {pct}% chance to win the game)", { move, pct });
       this.hintBox.replaceChildren(
-        _("Suggested: {move} (about {pct}% chance to win)", { move: this.game.moveText(this.hint.move, this), pct }),
+        text,
         " ", h("button", { class: "small", id: "play-hint", onclick: () => this.play(this.hint.move) }, _("Play it")));
     } else {
       this.hintBox.textContent = this.hintPending ? _("Thinking…") : "";

@@ -100,6 +100,7 @@ def trick_notes(app: PlayApp) -> list[str]:
     return [line.strip() for line in lines if "won the trick" in line]
 
 
+@pytest.mark.slow
 def test_the_winner_of_every_trick_is_said_the_last_of_each_phase_too(tmp_path: Path) -> None:
     """The 13th draw trick (the auction follows) and the 13th play trick (the next deal
     follows) are announced like the others, from the view's last_trick."""

@@ -124,6 +124,7 @@ def test_twelve_players_of_three_thirteen_at_80x24_keep_the_hand_in_view(
 # -- Three Thirteen ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_three_thirteen_shows_every_hand_at_a_rounds_end_and_marks_no_dealt_card_new(
         tmp_path: Path) -> None:
     async def run() -> None:
@@ -221,6 +222,7 @@ def test_draw_bridge_number_keys_choose_cards_and_are_shown(tmp_path: Path) -> N
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_draw_bridge_says_who_won_a_trick_and_starts_the_play_with_no_old_trick(
         tmp_path: Path) -> None:
     async def run() -> None:

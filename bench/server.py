@@ -3,6 +3,7 @@
     python bench/server.py                            # 200 clients, SQLite, 30 s
     python bench/server.py --db postgresql            # a throwaway PostgreSQL cluster
     python bench/server.py --clients 4 --seconds 5 --json
+    python bench/server.py --think 0.3                # clients pause like people
     python bench/server.py --db postgresql --servers 2   # two processes, one database
 
 Starts ``cardtable serve`` in a subprocess on a free port (SQLite file in a temp folder,
@@ -121,6 +122,9 @@ async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: 
                 if (pending is None and view and view.get("legal")
                         and view["version"] == message.get("version", view["version"])):
                     move = rng.choice(view["legal"])
+                    if args.think > 0:
+                        # a person's pause before the move (exponential, --think on average)
+                        await asyncio.sleep(rng.expovariate(1 / args.think))
                     pending = (view["version"] + 1, move, time.perf_counter())
                     seat.sent.append((view["version"] + 1, move))
                     await ws.send(json.dumps({"type": "move", "move": move,
@@ -195,7 +199,7 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     lat = sorted(tally.latencies) or [0.0]
     return {
         "clients": args.clients, "servers": len(ports), "game": args.game,
-        "bot": args.bot, "db": args.db,
+        "bot": args.bot, "db": args.db, "think_s": args.think,
         "seconds": round(elapsed, 2), "games_finished": tally.games,
         "tables": len(tally.seats),
         "accepted_moves": after - before,
@@ -224,6 +228,9 @@ def main() -> None:
     parser.add_argument("--bot", default="random", choices=["random", "heuristic"])
     parser.add_argument("--db", default="sqlite",
                         help="sqlite, postgresql (a throwaway cluster) or a database URL")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds each client pauses before a move, on average, like a "
+                             "person (default 0: as fast as the server answers)")
     parser.add_argument("--bot-workers", type=int, default=2)
     parser.add_argument("--servers", type=int, default=1,
                         help="server processes sharing the database (--owner s0, s1, ...), "

@@ -147,7 +147,7 @@ class ThreeThirteenPane(GamePane):
     def _headline(self) -> Text:
         view = self.view
         out = Text(f"Round {view.get('round')} of 11", style=f"bold {GOLD}")
-        out.append(f" · {view.get('deal_size')} cards each · wild ", style="#cfe0d8")
+        out.append(f" · {view.get('deal_size')} cards · wild ", style="#cfe0d8")
         out.append(f"{rank_text(str(view.get('wild_rank')))}s", style=f"bold {WILD_PAPER}")
         out.append(f" · dealer {self.player(int(view.get('dealer', 0)))}", style="#cfe0d8")
         if view.get("reshuffled"):

@@ -48,7 +48,8 @@ def measure(executor: str, workers: int, tasks: list[arena.Task], batch: int | N
     start = time.perf_counter()
     with pool(executor, workers) as running:
         startup = time.perf_counter() - start
-        list(arena.stream(tasks[:4], running, 2))  # warm-up: workers import cardtable
+        # warm-up: every worker imports cardtable (one-game tasks, enough for each)
+        list(arena.stream(tasks[:4 * workers], running, 1))
         size = batch or arena.batch_size(tasks, running.parallelism)
         clock = time.perf_counter()
         results = sorted(arena.stream(tasks, running, size), key=lambda r: r.index)

@@ -44,6 +44,23 @@ def log_config() -> dict[str, Any]:
     return config
 
 
+def steady_gc() -> None:
+    """Keep the garbage collector's pauses short. What exists now (the code of every module
+    the server imported, most of the objects of a running server) moves to the permanent
+    generation, which collections skip; and full collections wait for 100 middle ones
+    rather than 10 (a few minutes under load: cyclic garbage mostly dies young, and the
+    young collections still free it). Measured with bench/server.py, 200 clients: full
+    collections stopped the server for 110-135 ms every few seconds, 30-85 ms after the
+    freeze; the young ones take 1-10 ms.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 100)
+
+
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
           access_log: bool = True) -> None:
     """Run the server until interrupted (SchemaError when the database is outdated)."""
@@ -52,6 +69,7 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
     from cardtable.server.app import create_app
 
     app = create_app(settings)
+    steady_gc()
     uvicorn.run(app, host=host, port=port, log_config=log_config(), access_log=access_log,
                 ws_max_size=64 * 1024, ws="websockets-sansio", proxy_headers=True,
                 # views are small; compressing each costs more CPU than it saves on a LAN

@@ -205,6 +205,25 @@ class TableRow:
     owner: str | None = None
 
 
+def _append_sql(postgres: bool, over: bool) -> tuple[str, str]:
+    """append_move's statements, in the driver's parameter style (qmark for sqlite3,
+    format for psycopg)."""
+    bump = ("UPDATE tables SET version = ?, updated = ?"
+            + (", status = 'over', result = ?" if over else "")
+            + " WHERE id = ? AND version = ?")
+    insert = "INSERT INTO moves (table_id, version, seat, notation) VALUES (?, ?, ?, ?)"
+    if postgres:
+        bump = (f"WITH bumped AS ({bump} RETURNING id) INSERT INTO moves "
+                "(table_id, version, seat, notation) SELECT id, ?, ?, ? FROM bumped "
+                "RETURNING version")
+        return bump.replace("?", "%s"), ""
+    return bump, insert
+
+
+_APPEND = {(postgres, over): _append_sql(postgres, over)
+           for postgres in (False, True) for over in (False, True)}
+
+
 class ConflictError(RuntimeError):
     """The stored version is not the one the move follows (the log was not appended)."""
 
@@ -253,27 +272,31 @@ class Store:
 
     def append_move(self, conn: Connection, table_id: str, version: int, seat: int,
                     notation: str, result: dict[str, Any] | None) -> None:
-        """Record the move that makes ``version``, bumping the table's version with it."""
-        values: dict[str, Any] = {"version": version, "updated": now()}
+        """Record the move that makes ``version``, bumping the table's version with it.
+
+        The hot path of the server (one call per accepted move), so it runs two fixed SQL
+        statements on the driver's own cursor, inside ``conn``'s transaction: building
+        them with SQLAlchemy each time cost about 0.4 ms a move, the driver 0.02."""
+        postgres = conn.dialect.name == "postgresql"
+        sql = _APPEND[postgres, result is not None]
+        bump: tuple[Any, ...] = (version, now())
         if result is not None:
-            values.update(status="over", result=json.dumps(result))
-        bump = tables.update().where(
-            tables.c.id == table_id, tables.c.version == version - 1).values(**values)
-        if conn.dialect.name == "postgresql":
-            # one round trip: the insert happens only if the version was bumped
-            bumped = bump.returning(tables.c.id).cte("bumped")
-            inserted = conn.execute(moves.insert().from_select(
-                ["table_id", "version", "seat", "notation"],
-                sa.select(bumped.c.id, sa.literal(version), sa.literal(seat),
-                          sa.literal(notation))).returning(moves.c.version)).first()
-            if inserted is None:
+            bump += (json.dumps(result),)
+        cursor = conn.connection.cursor()
+        try:
+            if postgres:
+                # one round trip: the insert happens only if the version was bumped
+                cursor.execute(sql[0], (*bump, table_id, version - 1, version, seat,
+                                        notation))
+                if cursor.fetchone() is None:
+                    raise ConflictError(f"table {table_id} is not at version {version - 1}")
+                return
+            cursor.execute(sql[0], (*bump, table_id, version - 1))
+            if cursor.rowcount != 1:
                 raise ConflictError(f"table {table_id} is not at version {version - 1}")
-            return
-        done = conn.execute(bump)
-        if done.rowcount != 1:
-            raise ConflictError(f"table {table_id} is not at version {version - 1}")
-        conn.execute(moves.insert().values(table_id=table_id, version=version, seat=seat,
-                                           notation=notation))
+            cursor.execute(sql[1], (table_id, version, seat, notation))
+        finally:
+            cursor.close()
 
     # reads
 

@@ -225,8 +225,6 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     def quantile(lat: list[float], q: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(len(lat) * q))], 2) if lat else 0.0
 
-    if os.environ.get("CT_STAMPS"):
-        json.dump(tally.latencies, open(os.environ["CT_STAMPS"], "w"))
     return {
         "clients": args.clients, "servers": len(ports), "game": args.game,
         "bot": args.bot, "db": args.db, "think_s": args.think,
@@ -298,7 +296,7 @@ def main() -> None:
         try:
             for number, port in enumerate(ports):
                 owner = ["--owner", f"s{number}"] if args.servers > 1 else []
-                log = stack.enter_context(open(os.environ.get("CT_LOG", folder / f"server{number}.log"), "wb"))
+                log = stack.enter_context(open(folder / f"server{number}.log", "wb"))
                 server = subprocess.Popen(
                     [sys.executable, "-m", "cardtable", "serve", "--db", url, "--port",
                      str(port), "--no-access-log", "--ws-rate", "10000", "--http-rate",

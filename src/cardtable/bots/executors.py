@@ -103,13 +103,18 @@ def _local(workers: int) -> Iterator[Running]:
 @contextmanager
 def _dask(spec: str, workers: int) -> Iterator[Running]:
     try:
+        import dask
         import distributed
     except ImportError:
         raise _missing("dask", "dask[distributed]") from None
     cluster = None
     if spec == "dask":
-        with warnings.catch_warnings():  # "port 8787 is in use" by another cluster: no matter
-            warnings.simplefilter("ignore", UserWarning)
+        # The workers' statistical profiler samples the running game every 10 ms: on two
+        # cores it cost a tenth of the speed-up from one worker to two (1.77x, 1.99x
+        # without; bench/arena.py). A cluster of your own: see docs/arena.md.
+        with warnings.catch_warnings(), dask.config.set(
+                {"distributed.worker.profile.enabled": False}):
+            warnings.simplefilter("ignore", UserWarning)  # "port 8787 is in use": no matter
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                                processes=True, dashboard_address=None)
         client = distributed.Client(cluster)

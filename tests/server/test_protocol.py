@@ -332,3 +332,12 @@ def test_a_rematch_is_announced_to_the_whole_table(server: Server) -> None:
     assert other_tab.until("rematch") == {"type": "rematch", "table": new_id}
     for client in (player, other_tab, spectator, late, fresh):
         client.close()
+    # the link is stored with the old table: a restarted server still gives it
+    server.stop()
+    server.start()
+    assert server.get(f"/api/tables/{table['id']}").json()["rematch"] == new_id
+    player = Client(server, table["id"], token)
+    assert player.until("welcome")["table"]["rematch"] == new_id
+    player.send({"type": "rematch"})
+    assert player.until("rematch") == {"type": "rematch", "table": new_id}
+    player.close()

@@ -214,7 +214,7 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     bot_failures: int = 0
     broken: bool = False
-    #: the id of the rematch table once a seat asked for one (kept in memory only)
+    #: the id of the rematch table once a seat asked for one
     rematch: str | None = None
 
     def __post_init__(self) -> None:
@@ -282,7 +282,7 @@ def room_from_row(row: TableRow) -> Room:
                              moves=[notation for _, notation in row.moves])
     return Room(id=row.id, table=table, seats=row.seats, status=row.status,
                 takeover_after=row.takeover_after, created=row.created, seed=row.seed,
-                result=row.result)
+                result=row.result, rematch=row.rematch)
 
 
 def check_bot(kind: Any, settings: Any) -> tuple[str, dict[str, Any]]:
@@ -539,6 +539,8 @@ class Hub:
                 new = await self.create({"game": game.name, "options": options,
                                          "seats": seats,
                                          "takeover_after": room.takeover_after})
+                await asyncio.shield(self.db.run(
+                    lambda conn: self.store.set_rematch(conn, room.id, new.id)))
                 room.rematch = new_id = new.id
                 log.info("table %s: rematch at table %s", room.id, new_id)
                 announce = json.dumps({"type": "rematch", "table": new_id})

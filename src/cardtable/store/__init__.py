@@ -39,6 +39,8 @@ tables = sa.Table(
     sa.Column("updated", sa.String(32), nullable=False),
     # the server process that plays the table (None: the default one); see docs/server.md
     sa.Column("owner", sa.String(64), nullable=True),
+    # the table a rematch of this finished one is played at, once a player asked for it
+    sa.Column("rematch", sa.String(32), nullable=True),
 )
 sa.Index("ix_tables_status", tables.c.status)
 sa.Index("ix_tables_owner_status", tables.c.owner, tables.c.status)
@@ -203,6 +205,7 @@ class TableRow:
     result: dict[str, Any] | None = None
     created: str = field(default_factory=now)
     owner: str | None = None
+    rematch: str | None = None
 
 
 def _append_sql(postgres: bool, over: bool) -> tuple[str, str]:
@@ -270,6 +273,12 @@ class Store:
             seats.c.token_hash == token_hash).values(token_hash=None))
         return done.rowcount == 1
 
+    def set_rematch(self, conn: Connection, table_id: str, rematch: str) -> bool:
+        """Record the table where ``table_id``'s rematch is played (only the first)."""
+        done = conn.execute(tables.update().where(
+            tables.c.id == table_id, tables.c.rematch.is_(None)).values(rematch=rematch))
+        return done.rowcount == 1
+
     def append_move(self, conn: Connection, table_id: str, version: int, seat: int,
                     notation: str, result: dict[str, Any] | None) -> None:
         """Record the move that makes ``version``, bumping the table's version with it.
@@ -328,4 +337,4 @@ class Store:
                    for s in seat_rows],
             moves=[(m.seat, m.notation) for m in move_rows],
             result=json.loads(r.result) if r.result else None, created=r.created,
-            owner=r.owner)
+            owner=r.owner, rematch=r.rematch)

@@ -1,0 +1,26 @@
+"""The rematch of a finished table, so that its link outlives a restart.
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("rematch", sa.String(32), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("rematch")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import cardtable
-from cardtable.bots import make, train_sequence
+from cardtable.bots import make, sequence_learned, train_sequence
 from cardtable.bots.sequence import HEURISTIC
 from cardtable.bots.sequence_learned import (
     FEATURES,
@@ -103,3 +103,11 @@ def test_training_is_reproducible(tmp_path: Path) -> None:
                              "2", "--workers", str(workers), "--out", str(out)])
         runs.append(json.loads(out.read_text())["weights"])
     assert runs[0] == runs[1]
+
+
+def test_weights_can_be_tried_by_arena_spec() -> None:
+    bot = sequence_learned.make(seed=1, fork=50)
+    assert bot.weights[FEATURES.index("fork")] == 50.0
+    assert bot.weights[0] == load_weights()[0]
+    with pytest.raises(OptionsError, match="unknown feature"):
+        sequence_learned.make(seed=1, speed=3)

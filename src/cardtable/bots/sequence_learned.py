@@ -235,12 +235,12 @@ class LearnedSequenceBot:
 
 
 def make(seed: int | None = None, **weights: Any) -> LearnedSequenceBot:
-    """The bot with the shipped weights, or with some replaced by name (for training)."""
+    """The bot with the shipped weights, some replaced by name: an arena spec for trying
+    weights, e.g. ``cardtable.bots.sequence_learned:make:fork=50``."""
     unknown = sorted(set(weights) - set(FEATURES))
     if unknown:
         raise OptionsError(f"unknown feature {', '.join(unknown)}; the features are "
                            f"{', '.join(FEATURES)}")
-    base = dict(zip(FEATURES, load_weights(), strict=True)) if len(weights) < len(FEATURES) \
-        else {}
-    base.update({k: float(v) for k, v in weights.items()})
-    return LearnedSequenceBot(seed, [base[name] for name in FEATURES])
+    chosen = dict(zip(FEATURES, load_weights(), strict=True))
+    chosen.update({k: float(v) for k, v in weights.items()})
+    return LearnedSequenceBot(seed, [chosen[name] for name in FEATURES])

@@ -4,6 +4,7 @@ and the training command runs."""
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,10 @@ def test_weights_can_be_tried_by_arena_spec() -> None:
     assert bot.weights[0] == load_weights()[0]
     with pytest.raises(OptionsError, match="unknown feature"):
         sequence_learned.make(seed=1, speed=3)
+
+
+def test_evaluate_prints_a_win_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    weights = str(resources.files("cardtable.bots").joinpath("data", "sequence_weights.json"))
+    assert train_sequence.main(["--evaluate", weights, "--seed", "1", "--deals", "1",
+                                "--workers", "1"]) == 0
+    assert capsys.readouterr().out.endswith(" of 2 games\n")

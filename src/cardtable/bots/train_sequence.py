@@ -126,6 +126,19 @@ def train(seed: int, generations: int, deals: int, pairs: int, sigma: float, ste
     return theta
 
 
+def evaluate(path: str, seed: int, deals: int, workers: int) -> int:
+    """Print the win rate of the weights in ``path`` against heuristic-v1 on ``deals`` deals
+    drawn from ``random.Random(seed)`` (the development sets of docs/bots.md)."""
+    with open(path) as fh:
+        named = json.load(fh)["weights"]
+    rng = random.Random(seed)
+    batch = [(rng.getrandbits(62), rng.getrandbits(62)) for _ in range(deals)]
+    with ProcessPoolExecutor(workers) as pool:
+        rate = win_rate(pool, [float(named[name]) for name in FEATURES], batch)
+    print(f"{rate:.4f} of {2 * deals} games")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -137,7 +150,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--start", help="a weights file (JSON) to start from; default: START")
     parser.add_argument("--out", help="write the weights here (JSON); default: print them")
+    parser.add_argument("--evaluate", metavar="WEIGHTS",
+                        help="train nothing: print the win rate of the weights in this file "
+                             "(JSON) against heuristic-v1 on --deals deals of --seed")
     args = parser.parse_args(argv)
+    if args.evaluate:
+        return evaluate(args.evaluate, args.seed, args.deals, args.workers)
     trained_with = [{k: v for k, v in vars(args).items() if k not in ("out", "workers", "start")}]
     start = None
     if args.start:

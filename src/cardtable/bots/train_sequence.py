@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.evaluate:
         return evaluate(args.evaluate, args.seed, args.deals, args.workers)
-    trained_with = [{k: v for k, v in vars(args).items() if k not in ("out", "workers", "start")}]
+    trained_with = [{k: v for k, v in vars(args).items() if k not in ("out", "workers", "start", "evaluate")}]
     start = None
     if args.start:
         with open(args.start) as fh:

@@ -156,7 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.evaluate:
         return evaluate(args.evaluate, args.seed, args.deals, args.workers)
-    trained_with = [{k: v for k, v in vars(args).items() if k not in ("out", "workers", "start", "evaluate")}]
+    settings = {k: v for k, v in vars(args).items()
+                if k not in ("out", "workers", "start", "evaluate")}
+    trained_with = [settings]
     start = None
     if args.start:
         with open(args.start) as fh:

@@ -45,6 +45,7 @@ export function botLabel(kind) {
     case "random": return _("Bot: easy");
     case "heuristic": return _("Bot: medium");
     case "ismcts": return _("Bot: hard");
+    case "learned": return _("Bot: learned");
     default: return _("Bot: {kind}", { kind });
   }
 }

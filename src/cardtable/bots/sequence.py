@@ -9,6 +9,7 @@ something to spend, so they are kept for completing a sequence or stopping one.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from cardtable.cards import parse_card
@@ -94,10 +95,10 @@ def _placement_value(board: Any, cell: int, chip: int, made: Made) -> float:
     return value
 
 
-def _removal_value(board: Any, cell: int, made: Made) -> float:
-    """What taking the chip off ``cell`` undoes of its owner's windows."""
+def _undone(board: Any, cell: int, made: Made) -> Iterator[int]:
+    """For each window of the chip on ``cell`` that its owner can still complete, how many
+    of the owner's chips (corners included, at most 4) taking it off undoes."""
     owner = board[cell]
-    value = 0.0
     for window in WINDOWS_THROUGH[cell]:
         theirs = 0
         for c in window:
@@ -108,7 +109,14 @@ def _removal_value(board: Any, cell: int, made: Made) -> float:
                 break
         else:
             if not _spent(made.get(owner), window):
-                value += BLOCK[min(theirs, 4)]
+                yield min(theirs, 4)
+
+
+def _removal_value(board: Any, cell: int, made: Made) -> float:
+    """What taking the chip off ``cell`` undoes of its owner's windows."""
+    value = 0.0
+    for theirs in _undone(board, cell, made):
+        value += BLOCK[theirs]
     return value
 
 

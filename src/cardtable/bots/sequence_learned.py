@@ -25,6 +25,7 @@ from cardtable.bots.sequence import (
     ONE_EYED_COST,
     TWO_EYED_COST,
     _spent,
+    _undone,
 )
 from cardtable.core import Action, IllegalActionError, OptionsError, State
 from cardtable.sequence.board import (
@@ -127,18 +128,8 @@ class _Position:
         f = [0.0] * len(FEATURES)
         board = self.board
         if aid >= ONE_EYED_JACK:
-            owner = board[cell]
-            for window in WINDOWS_THROUGH[cell]:
-                theirs = 0
-                for c in window:
-                    v = board[c]
-                    if v in (owner, CORNER):
-                        theirs += 1
-                    elif v:
-                        break
-                else:
-                    if not _spent(self.made.get(owner), window):
-                        f[9 + min(theirs, 4)] += 1.0
+            for theirs in _undone(board, cell, self.made):
+                f[9 + theirs] += 1.0
             f[14] = 1.0
             return f
         chip = self.chip

@@ -87,3 +87,41 @@ def test_illegal_action_message_names_the_move() -> None:
         state.apply("hello")
     with pytest.raises(IllegalActionError, match="out of range"):
         state.apply(10_000)
+
+
+@pytest.mark.parametrize(("name", "move", "kind"), [
+    ("sequence", "ZZ a1", cardtable.InvalidActionError),
+    ("sequence", "JS c4", cardtable.IllegalMoveError),       # no chip on c4 to remove
+    ("sequence", 10**6, cardtable.InvalidActionError),
+    ("sequence", 1.5, cardtable.InvalidActionError),
+    ("drawbridge", "8NT", cardtable.InvalidActionError),
+    ("drawbridge", "1C", cardtable.IllegalMoveError),        # no auction in the draw phase
+    ("threethirteen", "discard", cardtable.InvalidActionError),
+    ("threethirteen", "discard 5C", cardtable.IllegalMoveError),  # draw first
+])
+def test_invalid_and_illegal_moves_are_told_apart(name: str, move: object,
+                                                  kind: type[Exception]) -> None:
+    """python-chess tells a move that does not parse from one that is not legal now; so do
+    we, and both stay IllegalActionError for code that catches that."""
+    state = cardtable.new_game(name).deal(seed=1)
+    before = state.to_dict()
+    with pytest.raises(kind) as raised:
+        state.apply(move)  # type: ignore[arg-type]
+    assert isinstance(raised.value, IllegalActionError)
+    other = ({cardtable.InvalidActionError, cardtable.IllegalMoveError} - {kind}).pop()
+    assert not isinstance(raised.value, other)
+    assert state.to_dict() == before
+
+
+def test_a_finished_game_refuses_as_illegal() -> None:
+    state = cardtable.new_game("sequence").deal(seed=3)
+    import random
+    rng = random.Random(0)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    with pytest.raises(cardtable.IllegalMoveError, match="the game is over"):
+        state.apply(0)
+    other = cardtable.new_game("drawbridge").deal(seed=1).legal_actions()[0]
+    with pytest.raises(cardtable.InvalidActionError):
+        cardtable.new_game("sequence").deal(seed=1).apply(
+            cardtable.Action(other.id, "not-a-sequence-move"))

@@ -25,7 +25,19 @@ class CardtableError(Exception):
 
 
 class IllegalActionError(CardtableError, ValueError):
-    """An action that is not legal now, or notation that does not parse."""
+    """An action that is not legal now, or notation that does not parse.
+
+    Raised as one of its two kinds: :class:`InvalidActionError` (it names no action of the
+    game) or :class:`IllegalMoveError` (a real action, not legal in this position).
+    """
+
+
+class InvalidActionError(IllegalActionError):
+    """Notation that does not parse, an id out of range, an object that is no action."""
+
+
+class IllegalMoveError(IllegalActionError):
+    """An action of the game that is not legal now (or the game is over)."""
 
 
 class OptionsError(CardtableError, ValueError):
@@ -323,11 +335,11 @@ def action_id(value: Any, size: int) -> int:
                 raise TypeError
             value = operator.index(value)  # numpy.bool is refused here too
         except TypeError:
-            raise IllegalActionError(
+            raise InvalidActionError(
                 f"{value!r} is not an action: give an Action, its notation or its id"
             ) from None
     if not 0 <= value < size:
-        raise IllegalActionError(f"action id {value} is out of range 0..{size - 1}")
+        raise InvalidActionError(f"action id {value} is out of range 0..{size - 1}")
     return value
 
 
@@ -499,8 +511,13 @@ class State:
     def parse_action(self, text: str) -> Action:
         """The action that ``text`` names in this position (legality is ``apply``'s job)."""
         if not isinstance(text, str):
-            raise IllegalActionError(f"{text!r} is not move notation")
-        return self.game.actions[self._parse(text)]
+            raise InvalidActionError(f"{text!r} is not move notation")
+        try:
+            return self.game.actions[self._parse(text)]
+        except InvalidActionError:
+            raise
+        except IllegalActionError as exc:
+            raise InvalidActionError(str(exc)) from None
 
     def apply(self, action: Action | str | SupportsIndex) -> None:
         """Play ``action``: an Action, its notation or its id; refused ones change nothing.
@@ -512,7 +529,7 @@ class State:
         if type(action) is Action:
             a = action
             if not (0 <= a.id < len(table) and table[a.id].notation == a.notation):
-                raise IllegalActionError(f"{a!r} is not an action of {self.game.name}")
+                raise InvalidActionError(f"{a!r} is not an action of {self.game.name}")
         elif type(action) is int and 0 <= action < len(table):
             a = table[action]
         elif isinstance(action, str):
@@ -521,14 +538,14 @@ class State:
             a = table[action_id(action, len(table))]
         seat = self.current_player
         if seat is None:
-            raise IllegalActionError(f"{a}: the game is over")
+            raise IllegalMoveError(f"{a}: the game is over")
         ids = self._legal_ids
         if ids is None:
             self.legal_actions()
             ids = self._legal_ids
             assert ids is not None
         if a.id not in ids:
-            raise IllegalActionError(self._why_illegal(a))
+            raise IllegalMoveError(self._why_illegal(a))
         self._legal = self._legal_ids = None
         self.history.append((seat, table[a.id]))
         self._apply(table[a.id])

@@ -56,7 +56,7 @@ def _compiled() -> ModuleType | None:
     """A second copy of ``_search`` with its functions compiled by numba, or None
     without numba."""
     try:
-        import numba  # type: ignore[import-not-found]
+        import numba
     except ImportError:
         return None
     spec = importlib.util.spec_from_file_location("cardtable.drawbridge._search_numba",
@@ -66,14 +66,15 @@ def _compiled() -> ModuleType | None:
     sys.modules[spec.name] = module  # numba finds a function's module by its name
     spec.loader.exec_module(module)
     jit = numba.njit
-    module._popcount = jit(module._popcount_loop)
-    module._bitlen = jit(module._bitlen_loop)
+    module.__dict__["_popcount"] = jit(module._popcount_loop)
+    module.__dict__["_bitlen"] = jit(module._bitlen_loop)
     for name in ("_lane_of", "_remove", "_play_trick", "_quick_tricks"):
-        setattr(module, name, jit(getattr(module, name)))
-    # the signature given, so that the recursive calls link to this one compilation
+        module.__dict__[name] = jit(module.__dict__[name])
+    # the signature given, so that the recursive calls link to this one compilation (and
+    # not cached: numba cannot cache a recursive function)
     table = numba.types.DictType(numba.types.int64, numba.types.int64)
-    module._search = numba.njit(numba.types.int64(*[numba.types.int64] * 7, table),
-                                )(module._search)
+    module.__dict__["_search"] = numba.njit(
+        numba.types.int64(*[numba.types.int64] * 7, table))(module.__dict__["_search"])
     return module
 
 
@@ -250,8 +251,10 @@ def solve(position: PlayPosition, engine: str | None = None) -> tuple[int, int]:
         >>> from cardtable.cards import mask_of, parse_card
         >>> spades = mask_of([parse_card(c) for c in ("AS", "KS")])
         >>> other = mask_of([parse_card(c) for c in ("QS", "2H")])
-        >>> solve(PlayPosition((spades, other), STRAINS.index("NT"), to_move=1))
-        (2, 0)
+        >>> solve(PlayPosition((spades, other), STRAINS.index("NT"), to_move=1), "python")
+        (1, 1)
+
+        Seat 1 leads the 2H, which wins (seat 0 holds no heart), then loses the QS.
     """
     return _solve(position, _Engine(engine))
 

@@ -92,3 +92,14 @@ def test_replay_bench_times_the_first_screen(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(BENCH / "replay.py"), "--runs", "1", str(path)],
                          capture_output=True, text=True, check=True, timeout=300)
     assert "baseline" in out.stdout and "g.json: 1 actions, first screen in" in out.stdout
+
+
+def test_solver_bench_times_the_solver_against_its_baselines() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "solver.py"), "--deals", "3", "--ismcts-moves", "1",
+         "--iterations", "10", "--engine", "python", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    report = json.loads(out.stdout)
+    assert report["deals"] == 3 and report["engine"] == "python"
+    for key in ("full", "par", "trick3", "last4_solver", "last4_brute_force", "ismcts_move"):
+        assert report[key]["median_ms"] > 0

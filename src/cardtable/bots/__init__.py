@@ -15,26 +15,29 @@ from typing import Any
 from cardtable.bots.base import Bot, HeuristicBot, RandomBot, check_budget
 from cardtable.bots.ismcts import ISMCTSBot, SearchResult, _heuristic_or_none
 from cardtable.bots.learned import LearnedBot
+from cardtable.bots.perfect import PerfectBot
 from cardtable.core import Action, IllegalActionError, OptionsError, State
 
 __all__ = ["KINDS", "YARDSTICKS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "LearnedBot",
-           "RandomBot", "hint", "make"]
+           "PerfectBot", "RandomBot", "hint", "make"]
 
-KINDS = ("random", "heuristic", "ismcts", "learned")
+KINDS = ("random", "heuristic", "ismcts", "learned", "perfect")
 #: frozen bots to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
 #: whatever ``heuristic`` becomes
 YARDSTICKS = ("heuristic-v1",)
 
 
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
-    """A bot of ``kind`` ("random", "heuristic", "ismcts" or "learned"); ISMCTS takes a budget
-    (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
+    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned" or "perfect"); ISMCTS
+    takes a budget (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
     default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
     added up; default: the game's choice), ``exploration``, ``prior``,
     ``max_rollout_steps``. ``make("heuristic-v1")`` is the frozen yardstick (YARDSTICKS).
     "learned" plays Sequence with weights learned against it (``sequence_learned``) and the
-    other games, which have no learned weights yet, as the heuristic does."""
+    other games, which have no learned weights yet, as the heuristic does. "perfect" plays
+    Draw Bridge exactly from the auction on (``cardtable.bots.perfect``) and the other
+    games as the heuristic does."""
     if kind not in KINDS and kind not in YARDSTICKS:
         raise OptionsError(f"unknown bot {kind!r}; the bots are "
                            f"{', '.join(KINDS + YARDSTICKS)}")
@@ -47,6 +50,8 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
         return HeuristicBot(seed, kind)
     if kind == "learned":
         return LearnedBot(seed)
+    if kind == "perfect":
+        return PerfectBot(seed)
     return ISMCTSBot(seed, **budget)
 
 

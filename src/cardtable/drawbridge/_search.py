@@ -129,6 +129,10 @@ def _search(h0: int, h1: int, leader: int, card: int, trump: int, alpha: int, be
     numba compiles recursion within a function, not between two."""
     n = _popcount(h0)
     if card:
+        # no card led in the next trick: ``card & 0``, a zero of the argument's type rather
+        # than the literal 0, so that numba compiles the recursion as one function that it
+        # can cache
+        none = card & 0
         follow_hand = h1 if leader == 0 else h0
         lane = LANE_MASK << (LANE_BITS * _lane_of(card))
         suited = follow_hand & lane
@@ -153,13 +157,13 @@ def _search(h0: int, h1: int, leader: int, card: int, trump: int, alpha: int, be
                 c0, c1, winner = _play_trick(h0, h1, leader, card, reply, trump)
                 own = 1 if winner == 0 else 0
                 if maximise:
-                    v = own + _search(c0, c1, winner, 0, trump, max(alpha, value) - own,
+                    v = own + _search(c0, c1, winner, none, trump, max(alpha, value) - own,
                                       beta - own, tt)
                     if v > value:
                         value = v
                     cut = value >= beta
                 else:
-                    v = own + _search(c0, c1, winner, 0, trump, alpha - own,
+                    v = own + _search(c0, c1, winner, none, trump, alpha - own,
                                       min(beta, value) - own, tt)
                     if v < value:
                         value = v

@@ -65,16 +65,13 @@ def _compiled() -> ModuleType | None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # numba finds a function's module by its name
     spec.loader.exec_module(module)
-    jit = numba.njit
+    # cached on disk (in __pycache__, or numba's user cache when that is read-only): a
+    # fresh process loads the compiled code in about a second instead of compiling again
+    jit = numba.njit(cache=True)
     module.__dict__["_popcount"] = jit(module._popcount_loop)
     module.__dict__["_bitlen"] = jit(module._bitlen_loop)
-    for name in ("_lane_of", "_remove", "_play_trick", "_quick_tricks"):
+    for name in ("_lane_of", "_remove", "_play_trick", "_quick_tricks", "_search"):
         module.__dict__[name] = jit(module.__dict__[name])
-    # the signature given, so that the recursive calls link to this one compilation (and
-    # not cached: numba cannot cache a recursive function)
-    table = numba.types.DictType(numba.types.int64, numba.types.int64)
-    module.__dict__["_search"] = numba.njit(
-        numba.types.int64(*[numba.types.int64] * 7, table))(module.__dict__["_search"])
     return module
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import cardtable
-from cardtable.bots import make
+from cardtable.bots import hint, make
 from cardtable.bots.perfect import PerfectBot, known_hands
 from cardtable.drawbridge import DrawBridgeState
 from cardtable.drawbridge.game import parse_call
@@ -81,3 +81,18 @@ def test_the_draw_search_tries_legal_cards_only() -> None:
     candidates = bot.draw_candidates(state, legal)
     assert candidates and set(candidates) <= set(legal)
     assert bot.choose(state) in candidates
+
+
+def test_a_play_hint_is_exact() -> None:
+    state = match(5, undertricks=True)
+    bot = make("heuristic", seed=1)
+    while state.phase != "play":
+        state.apply(bot.choose(state))
+    seat = state.current_player
+    assert seat is not None
+    advice = hint(state, seat)
+    position = PlayPosition.of(state)
+    assert advice.exact and advice.estimate_of == "match"
+    assert card_values(position)[advice.action.id] == solve(position)[seat]
+    assert advice.detail is not None
+    assert advice.detail.startswith(f"you take {solve(position)[seat]} tricks in all; ")

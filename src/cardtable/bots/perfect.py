@@ -25,9 +25,15 @@ from typing import Any
 from cardtable.bots.base import HeuristicBot, heuristic_for
 from cardtable.cards import NUM_CARDS, mask_of, parse_card
 from cardtable.core import Action, IllegalActionError, State
-from cardtable.drawbridge.game import POWER, DrawBridgeState, parse_call
-from cardtable.drawbridge.scoring import parse_strain
-from cardtable.drawbridge.solver import Auction, PlayPosition, card_values, trick_table
+from cardtable.drawbridge.game import POWER, Contract, DrawBridgeState, parse_call
+from cardtable.drawbridge.scoring import deal_points, parse_strain
+from cardtable.drawbridge.solver import (
+    Auction,
+    PlayPosition,
+    card_values,
+    match_value,
+    trick_table,
+)
 
 #: the draw tricks searched, counted back from the last (earlier ones: the heuristic)
 DRAW_SEARCH = 1
@@ -154,3 +160,57 @@ class PerfectBot:
         picks = [*lowest.values(), max(legal, key=lambda a: POWER[a.id]),
                  self.fallback.choose(state)]
         return [a for a in legal if a in picks]
+
+
+def _outcome(contract: Contract, tricks: int, scores: list[int], target: int,
+             undertricks: bool, seat: int) -> tuple[float, str]:
+    """``seat``'s match chance after ``contract`` takes ``tricks`` for declarer, and
+    what happens, in words."""
+    made = tricks >= 6 + contract.level
+    mine, theirs = deal_points(contract.level, contract.strain, contract.doubled, tricks,
+                               undertricks)
+    declarer = contract.declarer
+    after = list(scores)
+    after[declarer] += mine
+    after[1 - declarer] += theirs
+    chance = match_value(after, target)
+    chance = chance if seat == 0 else 1.0 - chance
+    how = f"{contract} {'makes' if made else 'goes down'} with {tricks} tricks"
+    if after[seat] >= target:
+        return chance, f"{how}: you win the match"
+    if after[1 - seat] >= target:
+        return chance, f"{how}: your opponent wins the match"
+    gained = after[seat] - scores[seat]
+    lost = after[1 - seat] - scores[1 - seat]
+    if gained:
+        return chance, f"{how}: you score {gained}"
+    if lost:
+        return chance, f"{how}: your opponent scores {lost}"
+    return chance, f"{how}: nobody scores"
+
+
+def exact_hint(state: DrawBridgeState, seat: int) -> tuple[Action, float, str]:
+    """The perfect bot's move for ``seat`` from the auction on, ``seat``'s exact match
+    chance with it (par's measure, ``match_value``) and what it is worth in words."""
+    view = state.view(seat, history=False)
+    game = state.game
+    bot = PerfectBot()
+    action = bot.choose(state)
+    if view["phase"] == "auction":
+        auction = auction_for(view, game.undertricks)
+        calls = [c for c in (parse_call(n) for _, n in view["auction"]) if c is not None]
+        par = auction.par([*calls, action.id])
+        if par.contract is None:
+            chance = auction.passed_out if seat == 0 else 1.0 - auction.passed_out
+            return action, chance, "the deal is passed out: nobody scores"
+        chance, words = _outcome(par.contract, par.declarer_tricks, view["scores"],
+                                 view["target"], game.undertricks, seat)
+        return action, chance, f"at par, {words}"
+    values = card_values(bot.position(view))
+    contract = state.last_bid
+    assert contract is not None
+    mine = view["tricks_won"][seat] + values[action.id]
+    declarer_tricks = mine if seat == contract.declarer else 13 - mine
+    chance, words = _outcome(contract, declarer_tricks, view["scores"], view["target"],
+                             game.undertricks, seat)
+    return action, chance, f"you take {mine} tricks in all; {words}"

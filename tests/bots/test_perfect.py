@@ -7,6 +7,7 @@ import random
 import cardtable
 from cardtable.bots import hint, make
 from cardtable.bots.perfect import PerfectBot, known_hands
+from cardtable.cards import mask_of, parse_card
 from cardtable.drawbridge import DrawBridgeState
 from cardtable.drawbridge.game import parse_call
 from cardtable.drawbridge.solver import PlayPosition, auction_of, card_values, solve
@@ -18,13 +19,20 @@ def match(seed: int, **options: object) -> DrawBridgeState:
     return state
 
 
-def test_known_hands_are_the_true_hands_from_the_auction_on() -> None:
+def test_the_view_deduces_the_other_hand_from_the_auction_on() -> None:
     state = match(3)
     rng = random.Random(3)
     while state.phase == "draw":
+        assert state.view(0)["deduced_hand"] is None  # the stock still hides cards
         state.apply(rng.choice(state.legal_actions()))
-    for seat in (0, 1):
-        assert known_hands(state.view(seat, history=False)) == state.hand_masks
+    for move in ["1C", "pass", None, None, None]:  # the auction, then the first cards
+        for seat in (0, 1):
+            view = state.view(seat, history=False)
+            assert mask_of(parse_card(c) for c in view["deduced_hand"]) == \
+                state.hand_masks[1 - seat]
+            assert known_hands(view) == state.hand_masks
+        assert state.view(None)["deduced_hand"] is None  # a spectator holds no cards
+        state.apply(move or state.legal_actions()[0])
 
 
 def test_two_perfect_bots_reach_par_and_take_every_trick_par_gives() -> None:

@@ -23,7 +23,7 @@ import random
 from typing import Any
 
 from cardtable.bots.base import HeuristicBot, heuristic_for
-from cardtable.cards import NUM_CARDS, mask_of, parse_card
+from cardtable.cards import mask_of, parse_card
 from cardtable.core import Action, IllegalActionError, State
 from cardtable.drawbridge.game import POWER, Contract, DrawBridgeState, parse_call
 from cardtable.drawbridge.scoring import deal_points, parse_strain
@@ -42,17 +42,14 @@ SAMPLES = 2
 #: how much a trick of the seat's best contract counts beside the par (a tie-break:
 #: without ``undertricks`` a perfect opponent lets nobody score, so par alone is flat)
 TRICK_WEIGHT = 0.01
-ALL_CARDS = (1 << NUM_CARDS) - 1
 
 
 def known_hands(view: dict[str, Any]) -> tuple[int, int]:
-    """Both hands as masks, from a seat's view from the auction on: the opponent holds
-    every card that is neither the seat's nor played (RULES 1.3)."""
-    seat = view["seat"]
+    """Both hands as masks, from a seat's view from the auction on: its hand and the
+    opponent's as the view works it out (``deduced_hand``, RULES 1.3)."""
     mine = mask_of(parse_card(c) for c in view["hand"])
-    played = mask_of(parse_card(c) for _, c in view["played"])
-    other = ALL_CARDS & ~mine & ~played
-    return (mine, other) if seat == 0 else (other, mine)
+    other = mask_of(parse_card(c) for c in view["deduced_hand"])
+    return (mine, other) if view["seat"] == 0 else (other, mine)
 
 
 def auction_for(view: dict[str, Any], undertricks: bool) -> Auction:

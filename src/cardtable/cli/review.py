@@ -35,7 +35,8 @@ def render(deal: deal_review.DealReview) -> list[str]:
                      f"{deal.declarer_tricks} tricks, points {_points(deal.points)}; "
                      f"double dummy {deal.double_dummy_tricks} tricks")
     for seat in (0, 1):
-        lines.append(f"  seat {seat}:   {deal.tricks_lost[seat]} tricks lost in the play, "
+        lost = deal.tricks_lost[seat]
+        lines.append(f"  seat {seat}:   {lost} trick{'' if lost == 1 else 's'} lost in the play, "
                      f"{deal.chance_lost[seat]:.1%} of the match lost in the auction")
         for m in deal.mistakes:
             if m.seat != seat:

@@ -30,6 +30,7 @@ def test_the_tricks_lost_add_up_to_the_tricks_taken() -> None:
                                                 undertricks=True, target=200)))
         assert deals
         for deal in deals:
+            assert deal.finished
             if deal.contract is None:
                 continue
             assert deal.declarer is not None and deal.double_dummy_tricks is not None
@@ -71,3 +72,18 @@ def test_cardtable_review_refuses_what_it_cannot_read(tmp_path: Path) -> None:
     path = records.save(records.record_of(state), tmp_path / "s.json")
     other = runner.invoke(main, ["review", str(path)])
     assert other.exit_code == 2 and "Draw Bridge" in other.output
+
+
+def test_a_deal_in_progress_is_reviewed_so_far(tmp_path: Path) -> None:
+    state = cardtable.new_game("drawbridge", undertricks=True).deal(seed=5)
+    bot = make("heuristic", seed=5)
+    while state.phase != "play":
+        state.apply(bot.choose(state))
+    for _ in range(5):
+        state.apply(bot.choose(state))
+    record = records.record_of(state)
+    deals = review(records.positions(record))
+    assert len(deals) == 1 and not deals[0].finished and deals[0].contract is None
+    path = records.save(record, tmp_path / "m.json")
+    out = CliRunner().invoke(main, ["review", str(path)])
+    assert out.exit_code == 0 and "not finished yet" in out.output

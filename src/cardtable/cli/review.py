@@ -28,7 +28,9 @@ def render(deal: deal_review.DealReview) -> list[str]:
         lines.append(f"  par:      {par.contract} by seat {par.contract.declarer}, "
                      f"{par.declarer_tricks} tricks, points {_points(par.points)} "
                      f"(auction: {' '.join(par.to_json()['auction'])})")
-    if deal.contract is None:
+    if not deal.finished:
+        lines.append("  played:   not finished yet")
+    elif deal.contract is None:
         lines.append("  played:   passed out")
     else:
         lines.append(f"  played:   {deal.contract} by seat {deal.declarer}, "

@@ -51,7 +51,10 @@ class DealReview:
     dealer: int
     scores_before: tuple[int, int]
     par: Par
-    #: the contract reached (None: passed out), declarer's tricks, the deal's points
+    #: whether the deal was played to its end in the positions reviewed
+    finished: bool = False
+    #: the contract reached (None: passed out or not yet known), declarer's tricks, the
+    #: deal's points
     contract: str | None = None
     declarer: int | None = None
     declarer_tricks: int = 0
@@ -66,7 +69,7 @@ class DealReview:
         return {
             "deal_number": self.number, "dealer": self.dealer,
             "scores_before": list(self.scores_before), "par": self.par.to_json(),
-            "contract": self.contract, "declarer": self.declarer,
+            "finished": self.finished, "contract": self.contract, "declarer": self.declarer,
             "declarer_tricks": self.declarer_tricks, "points": list(self.points),
             "double_dummy_tricks": self.double_dummy_tricks,
             "tricks_lost": list(self.tricks_lost),
@@ -152,6 +155,7 @@ def _finish(current: DealReview, last: DrawBridgeState | None) -> None:
     record = next((r for r in last.records if r.number == current.number), None)
     if record is None:
         return  # the deal was not finished
+    current.finished = True
     if record.contract is not None:
         current.contract = str(record.contract)
         current.declarer = record.contract.declarer

@@ -11,6 +11,7 @@ import cardtable
 from cardtable import records
 from cardtable.bots import make
 from cardtable.cli import main
+from cardtable.drawbridge import DrawBridgeState
 from cardtable.drawbridge.review import review
 
 
@@ -76,6 +77,7 @@ def test_cardtable_review_refuses_what_it_cannot_read(tmp_path: Path) -> None:
 
 def test_a_deal_in_progress_is_reviewed_so_far(tmp_path: Path) -> None:
     state = cardtable.new_game("drawbridge", undertricks=True).deal(seed=5)
+    assert isinstance(state, DrawBridgeState)
     bot = make("heuristic", seed=5)
     while state.phase != "play":
         state.apply(bot.choose(state))

@@ -25,6 +25,7 @@ from cardtable.core import (
     Declaration,
     Game,
     IllegalActionError,
+    MoveEvent,
     Observation,
     OptionsError,
     OptionSpec,
@@ -43,6 +44,7 @@ from cardtable.core import (
 )
 from cardtable.sequence.board import (
     ALL_WINDOWS,
+    BOARD,
     CARD_CELLS,
     CARD_CELLS_ORDER,
     CELL_CARD,
@@ -75,6 +77,7 @@ DECLARATION = Declaration(
         OptionSpec("max_turns", None, "int", minimum=1, none_ok=True,
                    help="End the game as a draw after this many turns (none: no limit)."),
     ),
+    board=BOARD,
 )
 
 CORNER = 255
@@ -104,6 +107,7 @@ def _action_table() -> tuple[Action, ...]:
 
 
 ACTIONS = _action_table()
+NO_NEWS = (-1, 0, -1)  # a pass: nothing drawn, claimed or removed
 # decoded actions: id -> (card, cell); cell -1 for dead-card exchanges and pass
 DECODE: tuple[tuple[int, int], ...] = tuple(
     (parse_card(a.notation.split()[-1]), -1) if a.id >= DEAD and a.id < PASS
@@ -465,7 +469,8 @@ class SequenceState(State):
 
     # -- applying a move --------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> tuple[int, int, int]:
+        """Returns (the card drawn or -1, sequences claimed, the removed chip's team or -1)."""
         aid = action.id
         seat = self.current
         if aid == PASS:
@@ -474,27 +479,59 @@ class SequenceState(State):
             # the run (the replacement came from the pile, whose jacks can reopen the board)
             self.passes = 0 if self.exchanged else self.passes + 1
             self._end_turn(draw_game=self.passes >= self.game.num_players)
-            return
+            return NO_NEWS
         card, cell = DECODE[aid]
         self.hands[seat].remove(card)
         self.discards[seat].append(card)
         if aid >= DEAD:
             # 2.4.1: discard the dead card, draw a replacement, then play on
             self.exchanged = True
-            self._draw(seat)
-            return
+            return self._draw(seat), 0, -1
         self.passes = 0
+        claimed = 0
+        removed = -1
         if aid >= ONE_EYED_JACK:
+            removed = self.board[cell] - 1
             self.board[cell] = 0  # 2.4.2: no chip is placed this turn
         else:
             team = seat % self.game.teams
             self.board[cell] = team + 1
-            if self._claim_sequences(cell, team) and self.seq_count[team] >= self.game.needed:
+            claimed = self._claim_sequences(cell, team)
+            if claimed and self.seq_count[team] >= self.game.needed:
                 self.winning_team = team  # 2.6: the game ends at once, no draw
                 self.over = True
-                return
-        self._draw(seat)  # 2.4.3
+                return -1, claimed, -1
+        drawn = self._draw(seat)  # 2.4.3
         self._end_turn(draw_game=False)
+        return drawn, claimed, removed
+
+    def _event(self, seat: int, action: Action, news: tuple[int, int, int]) -> MoveEvent:
+        drawn, claimed, removed = news
+        aid = action.id
+        public: dict[str, Any] = {}
+        if aid != PASS:
+            card, cell = DECODE[aid]
+            public["card"] = card_name(card)
+            if aid >= DEAD:
+                public["dead"] = True
+            elif aid >= ONE_EYED_JACK:
+                public["cell"] = cell_name(cell)
+                public["removed"] = removed
+            else:
+                public["cell"] = cell_name(cell)
+                public["chip"] = self.game.team_of(seat)
+        if claimed:
+            public["sequences"] = [[team, [cell_name(c) for c in cells]]
+                                   for team, cells in self.sequences[-claimed:]]
+        if drawn >= 0:
+            public["drew"] = 1
+            # the pile was remade from every discard pile (2.4.3): they are all empty now
+            if not any(self.discards):
+                public["reshuffled"] = True
+        if self.over:
+            public["winners"] = self.winners
+        private = {seat: {"drawn": [card_name(drawn)]}} if drawn >= 0 else {}
+        return MoveEvent(seat, action.notation, "play", public, private)
 
     def _end_turn(self, draw_game: bool) -> None:
         self.turns += 1
@@ -504,16 +541,20 @@ class SequenceState(State):
         if draw_game or (max_turns is not None and self.turns >= max_turns):
             self.over = True
 
-    def _draw(self, seat: int) -> None:
-        """2.4.3: draw the top card; an empty draw pile is first remade from every discard pile."""
+    def _draw(self, seat: int) -> int:
+        """2.4.3: draw the top card (returned; -1 if there is none); an empty draw pile is
+        first remade from every discard pile."""
         deck = self.deck
         if not deck:
             for pile in self.discards:
                 deck += pile
                 pile.clear()
             self._rng.shuffle(deck)
-        if deck:
-            self.hands[seat].append(deck.pop())
+        if not deck:
+            return -1
+        card = deck.pop()
+        self.hands[seat].append(card)
+        return card
 
     def _claim_sequences(self, cell: int, team: int) -> int:
         """2.5 ruling: claim the new sequences among the windows through ``cell``, in order."""
@@ -670,7 +711,7 @@ class SequenceState(State):
                 new.hands[other] = [pool.pop() for _ in hand]
         new.deck = pool
         new._rng = random.Random(rng.getrandbits(64))
-        new._legal = new._legal_ids = None
+        new._legal = new._legal_ids = new._news = None
         return new
 
     def __str__(self) -> str:

@@ -27,6 +27,7 @@ from cardtable.core import (
     Declaration,
     Game,
     IllegalActionError,
+    MoveEvent,
     Observation,
     OptionsError,
     OptionSpec,
@@ -63,6 +64,7 @@ DECLARATION = Declaration(
                    help="How many 52-card decks to play with (default: 1 for 2 players, 2 "
                         "for 3-5, 3 for 6-8, 4 for 9-12; at least enough for round 11)."),
     ),
+    phases=("draw", "discard"),
 )
 
 ROUNDS = 11
@@ -70,6 +72,8 @@ MAX_DECKS = 4  # 3.1 ruling: option decks goes up to 4
 
 # The fixed action space: draw, take, then one discard per card.
 DRAW, TAKE, DISCARD = 0, 1, 2
+# what followed a discard, as _apply notes it for the move event
+WENT_OUT, RESHUFFLED, ROUND_OVER = 1, 2, 4
 ACTIONS = (Action(DRAW, "draw"), Action(TAKE, "take"),
            *(Action(DISCARD + c, f"discard {CARD_NAMES[c]}") for c in range(NUM_CARDS)))
 
@@ -367,7 +371,9 @@ class ThreeThirteenState(State):
 
     # -- applying a move --------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> int:
+        """Returns the card drawn or taken; after a discard, the flags WENT_OUT,
+        RESHUFFLED and ROUND_OVER of what followed it."""
         aid = action.id
         seat = self.current
         hand = self.hands[seat]
@@ -377,18 +383,19 @@ class ThreeThirteenState(State):
             if self.reshuffled:
                 self.drawn[seat].append(card)
             self.drawing = False
-            return
+            return card
         if aid == TAKE:
             card = self.discard.pop()
             hand.append(card)
             self.taken[seat].append(card)  # the whole table saw which card it was
             self.drawing = False
-            return
+            return card
         card = aid - DISCARD
         hand.remove(card)  # 3.4: any card, even the one just taken
         self.discard.append(card)
         if card in self.taken[seat]:
             self.taken[seat].remove(card)
+        flags = 0
         if self.went_out is None:
             if self.melds_fully(hand):
                 # 3.6 ruling: the discard leaves melds only: the player goes out, shows
@@ -396,14 +403,22 @@ class ThreeThirteenState(State):
                 self.went_out = seat
                 self.out_melds = self.split(hand)[0]
                 self.turns_left = self.game.num_players - 1
+                flags = WENT_OUT
         else:
             self.turns_left -= 1
             if not self.turns_left:
                 self._end_round()
-                return
+                return ROUND_OVER
         self.current = (seat + 1) % self.game.num_players
         self.drawing = True
-        self._start_turn()
+        # 3.4 ruling: an empty stock is remade once a round; the second time the round ends
+        if not self.stock:
+            if self.reshuffled:
+                self._end_round()
+                return flags | ROUND_OVER
+            self._reshuffle()
+            flags |= RESHUFFLED
+        return flags
 
     def _start_turn(self) -> None:
         """3.4 ruling: an empty stock is remade once a round; the second time the round ends."""
@@ -412,12 +427,50 @@ class ThreeThirteenState(State):
         if self.reshuffled:
             self._end_round()
             return
+        self._reshuffle()
+
+    def _reshuffle(self) -> None:
+        """3.4 ruling: the discard pile but its top card, shuffled, is the new stock."""
         self.reshuffled = True
         pile = self.discard
         self.stock = pile[:-1]
         self.discard = pile[-1:]
         self.reshuffle_pile = sorted(self.stock)
         self._rng.shuffle(self.stock)
+
+    def _event(self, seat: int, action: Action, news: int) -> MoveEvent:
+        aid = action.id
+        if aid == DRAW:
+            return MoveEvent(seat, "draw", "draw", {"drew": True},
+                             {seat: {"drawn": [card_name(news)]}})
+        if aid == TAKE:
+            taken = card_name(news)
+            return MoveEvent(seat, "take", "draw", {"took": taken}, {seat: {"drawn": [taken]}})
+        public: dict[str, Any] = {"card": card_name(aid - DISCARD)}
+        private: dict[int, dict[str, list[str]]] = {}
+        if news & WENT_OUT:
+            assert self.out_melds is not None or news & ROUND_OVER
+            public["went_out"] = seat
+        if news & RESHUFFLED:
+            public["reshuffled"] = True
+        if news & ROUND_OVER:
+            last = self.last_round
+            assert last is not None
+            public["round_over"] = _last_round_copy(last)
+            public["scores"] = list(self.totals)
+            if self.over:
+                public["over"] = True
+                public["winners"] = self.winners
+            else:
+                public["new_round"] = {"round": self.round, "dealer": self.dealer,
+                                       "wild_rank": RANKS[self.wild],
+                                       "top_discard": card_name(self.discard[-1])}
+                private = {s: {"dealt": card_names(sorted(h, key=sort_key))}
+                           for s, h in enumerate(self.hands)}
+        elif news & WENT_OUT:
+            assert self.out_melds is not None
+            public["melds"] = [card_names(m) for m in self.out_melds]
+        return MoveEvent(seat, action.notation, "discard", public, private)
 
     def _end_round(self) -> None:
         """3.7: score every hand at its best split; then 3.9 the end, or the next deal."""
@@ -630,7 +683,7 @@ class ThreeThirteenState(State):
             new.drawn[s] = []
         new.out_of_play = pool
         new._rng = random.Random(rng.getrandbits(64))
-        new._legal = new._legal_ids = None
+        new._legal = new._legal_ids = new._news = None
         return new
 
     def __str__(self) -> str:

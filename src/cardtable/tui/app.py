@@ -27,7 +27,6 @@ import cardtable
 from cardtable.cards import card_name, parse_card
 from cardtable.core import Action, CardtableError, IllegalActionError, State
 from cardtable.records import Positions, Record, Seat
-from cardtable.table import Seat as TableSeat
 from cardtable.table import Table
 from cardtable.tui.look import FELT, GOLD, card_label, spell
 from cardtable.tui.panes import GamePane, pane_for
@@ -296,7 +295,7 @@ class TableApp(App[str]):
             out.append("▶ " if turn else "  ", style=f"bold {GOLD}")
             out.append(f"{pane.seat_mark(seat)} ", style=f"bold {pane.seat_colour(seat)}")
             name = self.seat_name(seat) + (" (you)" if seat == viewer and
-                                           self.seats[seat].kind == "human"
+                                           self.seats[seat].kind == "person"
                                            and self.seats[seat].name != "You" else "")
             out.append(f"{name}", style="bold" if turn else "")
             if self.seats[seat].kind == "bot":
@@ -365,7 +364,7 @@ class PlayApp(TableApp):
 
     def __init__(self, table: Table, *, pace: float = 0.8,
                  new_table: Callable[[], Table] | None = None, curtain: bool = True) -> None:
-        super().__init__(table.state.game.name, [who.to_record() for who in table.seats])
+        super().__init__(table.state.game.name, list(table.seats))
         self.table = table
         self.pace = pace
         self.new_table = new_table
@@ -442,8 +441,8 @@ class PlayApp(TableApp):
                 action = await asyncio.to_thread(self.table.bot_move)
             except CardtableError as exc:
                 # a bot kind this game lacks: a random bot takes the seat, and the game goes on
-                self.table.set_seat(seat, TableSeat("bot", "random"))
-                self.seats[seat] = self.table.seats[seat].to_record()
+                self.table.set_seat(seat, Seat("bot", "random"))
+                self.seats[seat] = self.table.seats[seat]
                 self.log_note(f"{self.seat_name(seat)} cannot play ({exc}); a random bot "
                               "takes the seat")
                 continue
@@ -654,7 +653,7 @@ class ReplayApp(TableApp):
         self.path = path
         self.states = Positions(record)
         self.index = 0
-        humans = [s for s, who in enumerate(record.seats) if who.kind == "human"]
+        humans = [s for s, who in enumerate(record.seats) if who.kind == "person"]
         self.viewer: int | None = seat if seat is not None else (humans[0] if humans else 0)
         self.pace = pace
         self.playing = False

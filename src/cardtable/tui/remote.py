@@ -148,8 +148,7 @@ class RemoteApp(TableApp):
 
     def __init__(self, base: str, table_id: str, seat: int | None, token: str | None,
                  summary: dict[str, Any]) -> None:
-        seats = [Seat("human" if s["kind"] == "person" else "bot",
-                      s["name"] or (s["bot"] or f"seat {s['seat']}"))
+        seats = [Seat(s["kind"], s["name"] or (s["bot"] or f"seat {s['seat']}"))
                  for s in summary["seats"]]
         super().__init__(summary["game"], seats)
         self.base = base

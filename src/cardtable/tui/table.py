@@ -16,7 +16,7 @@ from cardtable.records import Record
 from cardtable.table import Seat, Table
 
 
-def seat_label(seats: Sequence[records.Seat | Seat], seat: int) -> str:
+def seat_label(seats: Sequence[Seat], seat: int) -> str:
     """How the UI names a seat's player: a person's name, or ``Bot 1`` (seat 1)."""
     who = seats[seat]
     return f"Bot {seat}" if who.kind == "bot" else who.name
@@ -88,8 +88,7 @@ def new_table(game: cardtable.Game, humans: list[int], bot_kind: str, *,
 def resumed_table(record: Record, save_path: Path | None,
                   think: float | None = None) -> Table:
     """The game of ``record`` at its last position, to play on."""
-    seats = [bot_seat(who.name, think) if who.kind == "bot" else Seat.from_record(who)
-             for who in record.seats]
+    seats = [bot_seat(who.name, think) if who.kind == "bot" else who for who in record.seats]
     return Table.from_moves(
         cardtable.new_game(record.game, **record.options), seats, seed=record.seed,
         start=record.start, moves=[move for _, move in record.actions],

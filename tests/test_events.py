@@ -115,3 +115,36 @@ def test_a_state_read_back_or_resampled_has_no_last_event() -> None:
     assert cardtable.state_from_dict(state.to_dict()).last_event is None
     assert state.resample(1, random.Random(0)).last_event is None
     assert state.clone().last_event == state.last_event
+
+
+def test_describe_gives_a_front_end_the_board_the_teams_and_the_phases() -> None:
+    from cardtable.sequence import BOARD
+
+    info = cardtable.new_game("sequence", players=6, teams=3).describe()
+    assert info["board"] == [list(row) for row in BOARD]
+    assert info["teams"] == [0, 1, 2, 0, 1, 2] and info["num_teams"] == 3
+    assert info["phases"] == ["play"]
+    bridge = cardtable.new_game("drawbridge").describe()
+    assert bridge["phases"] == ["draw", "auction", "play"] and bridge["board"] is None
+    rummy = cardtable.new_game("threethirteen").describe()
+    assert rummy["wild_ranks"] == list("3456789TJQK")  # 3.2: threes wild in round 1
+
+
+def test_views_say_which_cards_are_dead_and_which_discards_go_out() -> None:
+    seq = cardtable.new_game("sequence").setup(
+        hands=[["2S", "3S", "4H", "5H", "6H", "7H", "8H"],
+               ["2D", "3D", "4D", "5D", "6D", "7D", "8D"]],
+        chips={"b1": 0, "g9": 1, "c1": 1}, current=1, seed=2)
+    # 2S's two cells (b1, g9) are covered, one of 3S's (c1) only; not only on one's turn
+    assert seq.view(0)["dead_cards"] == ["2S"] and seq.view(1)["dead_cards"] == []
+    assert seq.view(None)["dead_cards"] == []
+    rummy = cardtable.new_game("threethirteen").setup(
+        round=1, dealer=1, hands=[["3S", "3H", "4C"], ["5S", "9H", "KD"]],
+        stock=["3D", "2C", "2D"], discard=["QC"], seed=3)
+    assert rummy.view(0)["going_out"] == []  # to draw first
+    rummy.apply("draw")
+    # threes wild in round 1: any discard leaves a meld of three (4C with two wilds)
+    assert sorted(rummy.view(0)["going_out"]) == ["3D", "3H", "3S", "4C"]
+    assert rummy.view(1)["going_out"] == []
+    rummy.apply("discard 4C")
+    assert rummy.view(1)["going_out"] == []  # someone went out: nobody else can

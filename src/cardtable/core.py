@@ -413,7 +413,8 @@ class Game:
 
     def describe(self) -> dict[str, Any]:
         """What a front end needs to draw this game, as JSON-able data: the declaration's
-        facts (name, title, phases, board), these options and each seat's team."""
+        facts (name, title, phases, board), these options, each seat's team and the game's
+        own facts (Three Thirteen: the wild rank of each round)."""
         d = self.declaration
         return {
             "name": d.name,
@@ -424,7 +425,12 @@ class Game:
             "teams": [self.team_of(s) for s in range(self.num_players)],
             "phases": list(d.phases),
             "board": None if d.board is None else [list(row) for row in d.board],
+            **self._facts(),
         }
+
+    def _facts(self) -> dict[str, Any]:
+        """Facts of this game that ``describe`` adds, for front ends (none by default)."""
+        return {}
 
     def deal(self, seed: int | None = None) -> State:
         """A whole match or game from its first deal; ``seed=None`` picks a fresh seed.

@@ -296,14 +296,13 @@ class Table:
     # -- what a seat sees --------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may know now, without the history, with the
-        table's ``"version"`` and, for the seat to act, its ``"legal"`` moves in notation."""
+        """What ``seat`` (None: a spectator) may know now: the game's view without the
+        history (its ``"legal"`` moves in notation are the seat to act's, else empty),
+        with the table's ``"version"``."""
         if seat is not None:
             self._check_seat(seat)
         view = dict(self._seat_view(seat))
         view["version"] = self.version
-        if seat is not None and seat == self.state.current_player:
-            view["legal"] = [a.notation for a in self.state.legal_actions()]
         return view
 
     def events_since(self, version: int, seat: int | None) -> list[dict[str, Any]]:

@@ -876,7 +876,7 @@ class DrawBridgeState(State):
             "current_player": obs.current_player,
             "is_terminal": obs.current_player is None,
             "winners": list(obs.winners),
-            "legal_actions": [a.notation for a in self.legal_actions()]
+            "legal": [a.notation for a in self.legal_actions()]
             if seat is not None and seat == obs.current_player else [],
             "hand": card_names(cards_of(obs.hand)),
             "hand_sizes": list(obs.hand_sizes),

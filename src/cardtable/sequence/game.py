@@ -688,8 +688,10 @@ class SequenceState(State):
             "turns": obs.turns,
             "is_terminal": obs.current_player is None,
             "winners": list(obs.winners),
-            "legal_actions": [str(a) for a in self.legal_actions()]
+            "legal": [str(a) for a in self.legal_actions()]
             if seat is not None and seat == obs.current_player else [],
+            # 2.4.1: the seat's own cards whose two cells are covered (any turn)
+            "dead_cards": [] if seat is None else card_names(self.dead_cards(seat)),
         }
 
     def resample(self, seat: int, rng: random.Random) -> SequenceState:

@@ -42,6 +42,8 @@ def declarations_json() -> list[dict[str, Any]]:
                          "choices": list(o.choices), "minimum": o.minimum,
                          "maximum": o.maximum, "none_ok": o.none_ok, "help": o.help}
                         for o in d.options],
+            "phases": list(d.phases),
+            "board": None if d.board is None else [list(row) for row in d.board],
         })
     return out
 

@@ -254,6 +254,8 @@ class Room:
             "game": game.name,
             "title": game.declaration.title,
             "options": dict(game.options),
+            # the board, each seat's team, the phases...: what the page draws from
+            "game_info": game.describe(),
             "seats": [{"seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
                        "settings": dict(s.settings) if s.kind == "bot" else {},
                        "taken": s.kind == "bot" or s.token_hash is not None,

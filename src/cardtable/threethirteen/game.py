@@ -203,6 +203,10 @@ class ThreeThirteenGame(Game):
         self.all_wild_melds: bool = self.options["all_wild_melds"]
         self.solver: MeldSolver = solver(self.options["aces"], self.options["face_values"])
 
+    def _facts(self) -> dict[str, Any]:
+        """3.2: the wild rank of each round, round 1 first."""
+        return {"wild_ranks": [RANKS[wild_rank(r)] for r in range(1, ROUNDS + 1)]}
+
     def _deal(self, rng: random.Random) -> ThreeThirteenState:
         dealer = rng.randrange(self.num_players)  # 3.2: the first dealer is chosen at random
         state = ThreeThirteenState(self, rng, 1, dealer, [[] for _ in range(self.num_players)],
@@ -618,6 +622,15 @@ class ThreeThirteenState(State):
                                    "deadwood": []}
         to_act = seat is not None and seat == obs.current_player
         last = obs.last_round
+        going_out: list[str] = []
+        if to_act and obs.phase == "discard" and obs.went_out is None:
+            # 3.6: the discards that leave a hand of melds only go out
+            hand = list(obs.hand)
+            for card in dict.fromkeys(hand):
+                rest = list(hand)
+                rest.remove(card)
+                if self.melds_fully(rest):
+                    going_out.append(card_name(card))
         return {
             "game": "threethirteen",
             "seat": seat,
@@ -633,7 +646,8 @@ class ThreeThirteenState(State):
             "dealer": obs.dealer,
             "current_player": obs.current_player,
             "phase": obs.phase,
-            "legal_actions": [str(a) for a in self.legal_actions()] if to_act else [],
+            "legal": [str(a) for a in self.legal_actions()] if to_act else [],
+            "going_out": going_out,
             "reshuffled": obs.reshuffled,
             "taken": [card_names(t) for t in obs.taken],
             "went_out": obs.went_out,

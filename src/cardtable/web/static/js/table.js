@@ -238,9 +238,9 @@ export class TablePage {
         if (msg.version <= this.lastEventVersion()) {
           break;
         }
-        this.events.push({ version: msg.version, seat: msg.seat, move: msg.move, drawn: msg.drawn,
-          before: this.events.length ? this.events[this.events.length - 1].after : null,
-          after: msg.view });
+        // the game's move event: phase, what became public, this seat's own cards
+        this.events.push({ version: msg.version, seat: msg.seat, move: msg.move, phase: msg.phase,
+          public: msg.public || {}, drawn: msg.drawn, dealt: msg.dealt, after: msg.view });
         this.hint = null;
         this.hintPending = false;
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
@@ -320,7 +320,7 @@ export class TablePage {
 
   get legal() {
     if (!this.view) return [];
-    return this.view.legal || this.view.legal_actions || [];
+    return this.view.legal || [];
   }
 
   get myTurn() {

@@ -27,9 +27,16 @@ BLOCK = re.compile(r"^(#{1,4} |```|\||---$|\s*([-*]|\d+\.) )")
 
 
 def read_po() -> dict[str, str]:
-    """msgid -> msgstr of the Khmer catalog (single-line entries, as the catalog writes them)."""
+    """msgid -> msgstr of the Khmer catalog (its strings joined across lines, as gettext does)."""
     text = (LOCALE / "km" / "LC_MESSAGES" / "web.po").read_text(encoding="utf-8")
-    return dict(re.findall(r'^msgid "(.+)"\nmsgstr "(.*)"$', text, re.M))
+    found = {}
+    for entry in text.split("\n\n"):
+        parts = re.findall(r'^(msgid|msgstr) ((?:".*"\n?)+)', entry, re.M)
+        strings = {key: "".join(re.findall(r'"(.*)"', body)).replace('\\"', '"')
+                   for key, body in parts}
+        if strings.get("msgid"):
+            found[strings["msgid"]] = strings.get("msgstr", "")
+    return found
 
 
 def test_the_khmer_rule_book_has_one_line_per_paragraph() -> None:

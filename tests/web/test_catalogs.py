@@ -61,6 +61,7 @@ def test_the_page_copies_no_rule_or_constant_of_a_game() -> None:
 
 def test_the_static_files_ship() -> None:
     for name in ("index.html", "app.css", "js/app.js", "fonts/NotoSansKhmer-Regular.ttf",
+                 "fonts/NotoSansKhmer-Bold.ttf",
                  "fonts/OFL.txt", "i18n/km.json"):
         assert (STATIC_DIR / name).is_file(), name
     assert "SIL OPEN FONT LICENSE" in (STATIC_DIR / "fonts" / "OFL.txt").read_text()
@@ -98,3 +99,16 @@ def test_cardtable_rules_in_khmer() -> None:
     out = subprocess.run([sys.executable, "-m", "cardtable", "rules", "threethirteen", "--lang",
                           "km", "--plain"], capture_output=True, text=True, check=True).stdout
     assert "ពាក្យទូទៅ" in out and "## 3. Three Thirteen" in out
+
+
+def test_a_browser_gets_the_page_at_an_address_with_nothing_at_it() -> None:
+    pytest.importorskip("fastapi")
+    from cardtable.web import not_found_page
+
+    html = "text/html,application/xhtml+xml,*/*;q=0.8"
+    page = not_found_page("GET", "/t/a/b", html)
+    assert page.status_code == 404 and str(page.path).endswith("index.html")
+    assert not_found_page("GET", "/api/nothing", html) is None        # the API: JSON errors
+    assert not_found_page("GET", "/static/nothing.js", html) is None
+    assert not_found_page("GET", "/nothing", "application/json") is None
+    assert not_found_page("POST", "/nothing", html) is None

@@ -11,7 +11,12 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
   (``cardtable.threethirteen.arrange``): ``{"melds", "deadwood", "penalty"}``. (Which
   discards go out is the game's to say: the view's ``going_out``.)
 
-FastAPI is imported only by :func:`router`; the package itself needs nothing.
+Any other address a browser asks for (a GET for HTML outside ``/api/``, ``/ws/`` and
+``/static/``) gets the page with status 404, which says there is no such page
+(:func:`not_found_page`, called by the server's 404 handler); the API keeps its JSON errors.
+
+FastAPI is imported only by :func:`router` and :func:`not_found_page`; the package itself
+needs nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import Any
 STATIC_DIR = Path(str(resources.files("cardtable"))) / "web" / "static"
 LANGUAGES = ("en", "km")
 
-__all__ = ["LANGUAGES", "STATIC_DIR", "router"]
+__all__ = ["LANGUAGES", "STATIC_DIR", "not_found_page", "router"]
 
 
 def _bool(name: str, text: str) -> bool:
@@ -63,6 +68,23 @@ def rules_json(game: str, lang: str = "en") -> dict[str, Any]:
     if lang not in LANGUAGES:
         raise OptionsError(f"lang is one of {', '.join(LANGUAGES)}, not {lang!r}")
     return {"game": game, "lang": lang, "markdown": rules_of(game, lang=lang)}
+
+
+def not_found_page(method: str, path: str, accept: str) -> Any:
+    """The page, with status 404, for a browser's GET of an address nothing answers; else None.
+
+    A browser (``Accept`` naming ``text/html``) then sees the page's own "no such page"
+    with a way back to the lobby, not the API's JSON error; requests under ``/api/``,
+    ``/ws/`` and ``/static/`` keep that error.
+    """
+    if method not in ("GET", "HEAD") or "text/html" not in accept:
+        return None
+    if path.startswith(("/api/", "/ws/", "/static/")):
+        return None
+    from fastapi.responses import FileResponse
+
+    return FileResponse(STATIC_DIR / "index.html", status_code=404,
+                        headers={"Cache-Control": "no-cache"})
 
 
 def router() -> Any:

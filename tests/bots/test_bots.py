@@ -10,6 +10,7 @@ import pytest
 import cardtable
 from cardtable import IllegalActionError, OptionsError
 from cardtable.bots import KINDS, hint, make
+from cardtable.bots.base import Heuristic, heuristic_for
 from cardtable.bots.sequence import HEURISTIC
 
 BUDGET = {"iterations": 30}
@@ -136,3 +137,20 @@ def test_heuristic_knows_a_line_cannot_reuse_a_sequence() -> None:
     scores = {str(a): v for v, a in HEURISTIC.scores(state, 0)}
     assert scores["KH g2"] < 100
     assert str(make("heuristic", seed=1).choose(state)) != "KH g2"
+
+
+def test_every_game_heuristic_is_a_heuristic_and_the_defaults_change_nothing() -> None:
+    state = cardtable.new_game("sequence").deal(seed=1)
+    plain = Heuristic()
+    assert plain.root_for(state) == "ucb" and plain.tree_size is None
+    assert plain.estimate_of == "game" and plain.rollout_horizon == 10_000
+    before = state.to_dict()
+    rng = random.Random(1)
+    assert plain.playout(state, rng) is None  # no playout of its own: ISMCTS plays randomly
+    assert state.to_dict() == before and rng.random() == random.Random(1).random()
+    with pytest.raises(NotImplementedError):
+        plain.scores(state, 0)
+    tuned = {name: heuristic_for(name) for name in cardtable.game_names()}
+    assert all(isinstance(h, Heuristic) for h in tuned.values())
+    assert (tuned["drawbridge"].estimate_of, tuned["threethirteen"].root,
+            tuned["sequence"].tree_size) == ("match", "paired", 1000)

@@ -30,6 +30,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from cardtable.bots.base import Heuristic
 from cardtable.cards import cards_of
 from cardtable.core import Action, State
 from cardtable.drawbridge.game import POWER as CARD_POWER
@@ -197,7 +198,7 @@ def bid_auction_out(state: DrawBridgeState) -> None:
         state.apply(call)
 
 
-class DrawBridgeHeuristic:
+class DrawBridgeHeuristic(Heuristic):
     # ISMCTS: a random playout (rollout="random") stops after this many steps and is
     # valued by ``evaluate``; the default ``playout`` below values the deal at once
     rollout_horizon = 60

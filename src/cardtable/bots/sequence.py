@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+from cardtable.bots.base import Heuristic
 from cardtable.cards import parse_card
 from cardtable.core import Action, State
 from cardtable.sequence.board import (
@@ -133,7 +134,7 @@ def _chips(view: dict[str, Any]) -> list[int]:
             for row in view["board"] for v in row]
 
 
-class SequenceHeuristic:
+class SequenceHeuristic(Heuristic):
     # ISMCTS scores its leaves with ``evaluate`` at once: a sharper signal than random
     # playouts, and many more iterations in the same time
     rollout_horizon = 0

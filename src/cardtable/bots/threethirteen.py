@@ -21,12 +21,11 @@ import random
 from typing import Any
 
 from cardtable.bots.base import Heuristic
+from cardtable.cards import RANKS
 from cardtable.core import Action, State
 from cardtable.threethirteen import arrange
 from cardtable.threethirteen.game import ACTIONS, DISCARD, DRAW, ROUNDS, TAKE, ThreeThirteenState
 from cardtable.threethirteen.melds import UNIT, pack_hand
-
-RANKS = "A23456789TJQK"
 
 
 def _penalty(cards: list[str], view: dict[str, Any], options: dict[str, Any]) -> int:

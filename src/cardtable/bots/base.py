@@ -105,26 +105,41 @@ def heuristic_for(game_name: str, version: str = "heuristic") -> Heuristic:
     return heuristic
 
 
-class HeuristicBot:
-    """The game's heuristic: the best-scored legal action, ties broken at random."""
+class ScoringBot:
+    """A bot that plays the legal move it scores best, ties broken at random (seeded)."""
 
-    def __init__(self, seed: int | None = None, version: str = "heuristic") -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.version = version
         self.rng = random.Random(seed)
 
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
+        """Each legal action of ``seat`` (the seat to move) with its score, higher better."""
+        raise NotImplementedError
+
     def choose(self, state: State) -> Action:
-        """The legal action the game's heuristic scores best for the seat to move."""
+        """The best-scored legal action for the seat to move."""
         seat = state.current_player
         if seat is None:
             raise IllegalActionError("the game is over: there is no move to choose")
-        scored = heuristic_for(state.game.name, self.version).scores(state, seat)
+        scored = self.scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
 
     def reset(self) -> None:
         """Restart the tie-breaking random numbers from the seed."""
         self.rng = random.Random(self.seed)
+
+
+class HeuristicBot(ScoringBot):
+    """The game's heuristic: the best-scored legal action, ties broken at random."""
+
+    def __init__(self, seed: int | None = None, version: str = "heuristic") -> None:
+        super().__init__(seed)
+        self.version = version
+
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
+        """The game's heuristic's scores (``heuristic_for``)."""
+        return heuristic_for(state.game.name, self.version).scores(state, seat)
 
 
 def check_budget(budget: dict[str, Any]) -> dict[str, Any]:

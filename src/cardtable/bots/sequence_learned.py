@@ -13,12 +13,12 @@ them again (docs/bots.md).
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from cardtable.bots.base import ScoringBot
 from cardtable.bots.sequence import (
     _AROUND,
     BLOCK,
@@ -30,7 +30,7 @@ from cardtable.bots.sequence import (
     _spent,
     _undone,
 )
-from cardtable.core import Action, IllegalActionError, OptionsError, State
+from cardtable.core import Action, OptionsError, State
 from cardtable.sequence.board import (
     CARD_CELLS,
     CELL_CARD,
@@ -179,27 +179,17 @@ def move_scores(state: State, seat: int,
     return out
 
 
-class LearnedSequenceBot:
+class LearnedSequenceBot(ScoringBot):
     """Sequence: the legal move with the highest weighted feature score."""
 
     def __init__(self, seed: int | None = None,
                  weights: Sequence[float] | None = None) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
+        super().__init__(seed)
         self.weights = tuple(weights) if weights is not None else load_weights()
 
-    def choose(self, state: State) -> Action:
-        """The best-scored legal action for the seat to move."""
-        seat = state.current_player
-        if seat is None:
-            raise IllegalActionError("the game is over: there is no move to choose")
-        scored = move_scores(state, seat, self.weights)
-        best = max(score for score, _ in scored)
-        return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
-
-    def reset(self) -> None:
-        """Restart the tie-breaking random numbers from the seed."""
-        self.rng = random.Random(self.seed)
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
+        """Each legal action's weighted feature score (``move_scores``)."""
+        return move_scores(state, seat, self.weights)
 
 
 def make(seed: int | None = None, **weights: Any) -> LearnedSequenceBot:

@@ -120,7 +120,7 @@ class ISMCTSBot:
         if root_mode == "flat":
             return self._search_flat(state, seat, heuristic)
         legal = state.legal_actions()
-        tree_size = self.tree_size or (heuristic.tree_size if heuristic else None)
+        tree_size = self.tree_size or (heuristic.tree_size if heuristic is not None else None)
         rng = self.rng
         bias = self._root_bias(state, seat, heuristic)
         deadline = self._deadline()

@@ -155,13 +155,15 @@ def check_bool(name: str, value: Any) -> bool:
     return value
 
 
-def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
-    if value not in choices:
+def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
+    """``value`` if it is one of ``choices`` (never a bool standing for 1 or 0), else an
+    OptionsError naming the option and the choices."""
+    if value not in choices or isinstance(value, bool):
         raise OptionsError(
             f"option {name}={value!r} is not allowed; choose one of "
             f"{', '.join(map(repr, choices))}"
         )
-    return str(value)
+    return value
 
 
 # ---------------------------------------------------------------- declarations
@@ -195,12 +197,7 @@ class OptionSpec:
         if self.kind == "bool":
             return check_bool(self.name, value)
         if self.kind == "choice":
-            if value not in self.choices or isinstance(value, bool):
-                raise OptionsError(
-                    f"option {self.name}={value!r} is not allowed; choose one of "
-                    f"{', '.join(map(repr, self.choices))}"
-                )
-            return value
+            return check_choice(self.name, value, self.choices)
         raise AssertionError(f"unknown option kind {self.kind!r}")
 
 

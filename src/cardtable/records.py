@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import cardtable
 from cardtable.core import CardtableError, IllegalActionError, OptionsError, State
+from cardtable.local import now
 
 FORMAT = "cardtable-record"
 VERSION = 1
@@ -73,11 +73,6 @@ class Seat:
 
 def default_seats(num_players: int) -> list[Seat]:
     return [Seat("person", f"seat {s}") for s in range(num_players)]
-
-
-def now() -> str:
-    """The current UTC time as ISO 8601 to the second, e.g. ``2025-01-31T18:04:05Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from cardtable.core import (
     OptionsError,
     State,
 )
+from cardtable.local import now
 from cardtable.records import GameLog, Seat
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ class Table:
         self.moves: list[tuple[int, str]] = []
         self.hint_budget = hint_budget
         self.on_move = on_move
-        self.created = created or records.now()
+        self.created = created or now()
         self._bot_seed = bot_seed if bot_seed is not None else (
             random.SystemRandom().getrandbits(63))
         rng = random.Random(self._bot_seed)

@@ -27,10 +27,10 @@ import cardtable
 from cardtable.cards import card_name, parse_card
 from cardtable.core import Action, CardtableError, IllegalActionError, State
 from cardtable.records import Positions, Record, Seat
+from cardtable.rulebook import rules_of
 from cardtable.table import Table
 from cardtable.tui.look import FELT, GOLD, card_label, spell
 from cardtable.tui.panes import GamePane, pane_for
-from cardtable.tui.rules import rules_of
 from cardtable.tui.source import SeatView
 from cardtable.tui.table import record_file, seat_label
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
@@ -22,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from cardtable.core import CardtableError
+from cardtable.local import data_folder
 from cardtable.records import Seat
 from cardtable.tui.app import MoveInput, TableApp
 from cardtable.tui.look import spell
@@ -47,9 +47,7 @@ def parse_link(link: str) -> tuple[str, str, int | None]:
 
 
 def _tokens_file() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
-                                                           ".local", "share")
-    return Path(base) / "cardtable" / "seats.json"
+    return data_folder() / "seats.json"
 
 
 def _saved_tokens() -> dict[str, str]:

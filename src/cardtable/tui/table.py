@@ -12,6 +12,7 @@ from typing import Any
 import cardtable
 from cardtable import records
 from cardtable.core import OptionsError
+from cardtable.local import data_folder
 from cardtable.records import Record
 from cardtable.table import Seat, Table
 
@@ -24,10 +25,7 @@ def seat_label(seats: Sequence[Seat], seat: int) -> str:
 
 def default_record_dir() -> Path:
     """Where games are saved unless told otherwise: ``$XDG_DATA_HOME/cardtable/games``."""
-    import os
-
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "cardtable" / "games"
+    return data_folder() / "games"
 
 
 class RecordFile:

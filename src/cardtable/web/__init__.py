@@ -63,7 +63,7 @@ def arrange_json(cards: str, round: str, aces: str = "low", all_wild_melds: str 
 def rules_json(game: str, lang: str = "en") -> dict[str, Any]:
     """The /api/rules answer; OptionsError for an unknown game or language."""
     from cardtable import OptionsError
-    from cardtable.tui.rules import rules_of
+    from cardtable.rulebook import rules_of
 
     if lang not in LANGUAGES:
         raise OptionsError(f"lang is one of {', '.join(LANGUAGES)}, not {lang!r}")

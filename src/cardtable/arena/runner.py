@@ -29,6 +29,7 @@ import cardtable
 from cardtable.arena.executors import Running, open_executor
 from cardtable.arena.specs import BotSpec, check, parse_list
 from cardtable.core import OptionsError
+from cardtable.records import GameLog
 from cardtable.table import Seat, Table
 
 __all__ = ["MAX_BATCH", "GameResult", "Task", "batch_size", "plan", "play", "play_batch",
@@ -40,13 +41,12 @@ MAX_BATCH = 50
 
 @dataclass(frozen=True)
 class Task:
-    """One game: which bot plays each seat, the deal, and each seat's bot seed."""
+    """One game: its log (the game, its options and the deal's seed; no moves yet), which
+    bot plays each seat and each seat's bot seed."""
 
     index: int
-    game: str
-    options: dict[str, Any]
+    log: GameLog
     lineup: tuple[str, ...]
-    deal_seed: int
     bot_seeds: tuple[int, ...]
     budget: dict[str, Any] = field(default_factory=dict)
     max_actions: int | None = None
@@ -54,6 +54,19 @@ class Task:
     bots: tuple[BotSpec, ...] = ()
     #: the deal's number in the arena: the two games of a deal share it
     deal: int = 0
+
+    @property
+    def game(self) -> str:
+        return self.log.game
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.log.options
+
+    @property
+    def deal_seed(self) -> int:
+        assert self.log.seed is not None
+        return self.log.seed
 
 
 @dataclass(frozen=True)
@@ -93,8 +106,9 @@ def plan(game: str, options: dict[str, Any], bots: str | Iterable[str | BotSpec]
                 lineup = tuple(first.label if g.team_of(s) % 2 == 0 else second.label
                                for s in range(n))
                 seeds = tuple(rng.getrandbits(63) for _ in range(n))
-                tasks.append(Task(len(tasks), game, dict(g.options), lineup, deal_seed, seeds,
-                                  dict(budget or {}), max_actions, (first, second), deal))
+                log = GameLog(game, dict(g.options), deal_seed)
+                tasks.append(Task(len(tasks), log, lineup, seeds, dict(budget or {}),
+                                  max_actions, (first, second), deal))
     return tasks
 
 
@@ -105,8 +119,7 @@ def play(task: Task) -> GameResult:
              for label in task.lineup]
     bots = {seat: specs[label].make(s, task.budget)
             for seat, (label, s) in enumerate(zip(task.lineup, task.bot_seeds, strict=True))}
-    table = Table.new(cardtable.new_game(task.game, **task.options), seats,
-                      seed=task.deal_seed, bots=bots)
+    table = Table.from_log(task.log, seats, bots=bots)
     table.advance_bots(max_moves=task.max_actions)
     state = table.state
     return GameResult(task.index, task.lineup, tuple(state.winners), tuple(state.scores),

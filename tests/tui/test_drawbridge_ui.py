@@ -130,6 +130,10 @@ def test_the_winner_of_every_trick_is_said_the_last_of_each_phase_too(tmp_path: 
             # from the auction on the other hand is known: shown, marked deduced (1.3)
             deduced = app.state.view(0, history=False)["deduced_hand"]
             assert "deduced:" in screen_text(app) and len(deduced) == 13
+            # and a hint is exact: what the call is worth, not a sampled estimate
+            await pilot.press("h")
+            await settle(app, pilot)
+            assert "(exact: " in message(app) and "% chance to win the match)" in message(app)
             last = app.state.view(0, history=False)["last_trick"]
             assert last["phase"] == "draw" and app.state.view(0)["phase"] == "auction"
             notes = trick_notes(app)

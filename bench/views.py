@@ -5,8 +5,8 @@
 
 One seeded random match is played with a target no deal can reach (so it never
 ends); at each mark N the view of both seats and of a spectator is timed at every
-move from N to N + window - 1 (the mean over a window evens out where in a deal the
-mark falls), the best of ``--repeats`` rounds that take the marks in turn (so that a
+move from N to N + window - 1 (the mean over a window of a few deals evens out where
+in a deal the mark falls), the best of ``--repeats`` rounds that take the marks in turn (so that a
 burst of load on a busy machine falls on every mark alike). Reported per mark:
 microseconds per ``view(seat, history=False)``, per ``view(seat)`` (with the history,
 which grows; timed once) and per ``observation(seat)``, then the ratios of each mark's
@@ -86,8 +86,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=positive, nargs="+", default=[10, 1_000, 10_000],
                         help="the marks: moves played before the views are timed")
-    parser.add_argument("--window", type=positive, default=100,
-                        help="moves timed from each mark on (default 100)")
+    parser.add_argument("--window", type=positive, default=300,
+                        help="moves timed from each mark on (default 300, a few deals: "
+                             "a view costs more in some phases of a deal than in others)")
     parser.add_argument("--repeats", type=positive, default=20,
                         help="rounds of timing; the best is kept (default 20)")
     parser.add_argument("--seed", type=int, default=1)

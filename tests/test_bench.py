@@ -117,7 +117,7 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "playouts.py": (["threethirteen", "--players", "2", "--seconds", "0.05", "--runs", "2",
                      "--against", str(ROOT / "src")], False, playouts, []),
     "server.py": (["--clients", "3", "--seconds", "4"], False, server, [SLOW]),
-    "views.py": (["--moves", "10", "10000", "--window", "20", "--repeats", "3"], False, views,
+    "views.py": (["--moves", "10", "10000", "--window", "300", "--repeats", "3"], False, views,
                  []),
     # replay.py takes record files and prints no JSON: test_replay_bench below
     "replay.py": ([], False, replay, [SLOW]),

@@ -80,7 +80,7 @@ def engine_run(name: str, options: dict[str, Any], seconds: float, seed: int) ->
 def rlcard_rate(seconds: float, seed: int) -> float | None:
     """RLCard's gin rummy, random legal actions: steps/s; None without RLCard."""
     try:
-        import rlcard  # type: ignore[import-not-found]
+        import rlcard
     except ImportError:
         return None
     env = rlcard.make("gin-rummy", config={"seed": seed})

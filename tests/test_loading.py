@@ -260,6 +260,8 @@ def refused_or_replays(data: dict[str, Any]) -> None:
     except records.RecordError as exc:
         assert str(exc)
         return
+    # a record that loads starts from one place: its seed or its start, never both
+    assert (record.seed is None) != (record.start is None)
     assert records.result_of(final) == record.result
     assert len(list(records.positions(record))) == len(record.actions) + 1
 

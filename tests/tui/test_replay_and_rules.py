@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -68,11 +67,12 @@ def test_replay_steps_through_the_positions(name: str) -> None:
 RULE = re.compile(r"^(#+ \d+\.|\d+(?:\.\d+)+\.?)\s", re.M)
 
 
-def numbered_rules(book: str) -> dict[str, tuple[Counter[str], set[str]]]:
+def numbered_rules(book: str) -> dict[str, tuple[set[str], set[str]]]:
     """Each numbered rule of a rule book: the numbers it states and its `terms` (options,
-    values, notation), which a translation keeps as they are."""
+    values, notation), which a translation keeps as they are (a number it repeats, as
+    "2 players or 2 teams" for "2 players or teams", counts once)."""
     parts = RULE.split(book)
-    return {key.strip("# ."): (Counter(re.findall(r"(?<![\w.])\d+(?:[.,]\d+)*", body)),
+    return {key.strip("# ."): (set(re.findall(r"(?<![\w.])\d+(?:[.,]\d+)*", body)),
                                set(re.findall(r"`([^`]+)`", body)))
             for key, body in zip(parts[1::2], parts[2::2], strict=True)}
 

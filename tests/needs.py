@@ -1,9 +1,10 @@
 """The one rule for tests that need a program the package cannot install: chromium (the
-web page's browser tests) and PostgreSQL (the server's store on PostgreSQL).
+web page's browser tests), PostgreSQL (the server's store on PostgreSQL) and gettext's
+msgfmt (the web catalogs' check).
 
 On a developer's machine such a test is skipped, saying what is missing, and the end of
 the run lists the skipped groups (tests/conftest.py). Under ``.ci/run``, which installs
-both and sets ``CARDTABLE_CI=1``, a missing program fails the test instead.
+them and sets ``CARDTABLE_CI=1``, a missing program fails the test instead.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@
 One seeded random match is played with a target no deal can reach (so it never
 ends); at each mark N the view of both seats and of a spectator is timed at every
 move from N to N + window - 1 (the mean over a window of a few deals evens out where
-in a deal the mark falls), the best of ``--repeats`` rounds that take the marks in turn (so that a
-burst of load on a busy machine falls on every mark alike). Reported per mark:
+in a deal the mark falls), in CPU time, the best of ``--repeats`` rounds that take the
+marks in turn after a few untimed calls (so that neither the first calls of the process
+nor a burst of load on a busy machine falls on one mark only). Reported per mark:
 microseconds per ``view(seat, history=False)``, per ``view(seat)`` (with the history,
 which grows; timed once) and per ``observation(seat)``, then the ratios of each mark's
 time to the first mark's: ``history=False`` and ``observation`` stay within 2x
@@ -29,8 +30,9 @@ SEATS = (None, 0, 1)
 
 
 def time_per_call(states: list[cardtable.State], call: str) -> float:
-    """Mean seconds of one call of ``call`` (a name below) over every state and seat."""
-    start = time.perf_counter()
+    """Mean seconds of one call of ``call`` (a name below) over every state and seat, in
+    this thread's CPU time (other processes on a busy machine do not count)."""
+    start = time.thread_time()
     for state in states:
         for seat in SEATS:
             if call == "view":
@@ -39,12 +41,15 @@ def time_per_call(states: list[cardtable.State], call: str) -> float:
                 state.view(seat)
             else:
                 state.observation(seat)
-    return (time.perf_counter() - start) / (len(states) * len(SEATS))
+    return (time.thread_time() - start) / (len(states) * len(SEATS))
 
 
 def best_times(windows: list[list[cardtable.State]], call: str, repeats: int) -> list[float]:
-    """The best of ``repeats`` rounds for each window; each round times every window in
-    turn, so that a burst of load on a busy machine falls on all of them alike."""
+    """The best of ``repeats`` rounds for each window, after a few calls untimed (the
+    first calls of a process fill caches); each round times every window in turn, so
+    that a burst of load on a busy machine falls on all of them alike."""
+    for states in windows:
+        time_per_call(states[:10], call)
     best = [float("inf")] * len(windows)
     for _ in range(repeats):
         for k, states in enumerate(windows):

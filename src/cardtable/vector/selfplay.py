@@ -73,7 +73,7 @@ class SelfPlay:
             legal_action_mask=np.empty((n, engine.num_actions), np.bool_),
             rewards=np.zeros((n, self.num_players), np.float32),
             terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
-            results=engine._results(n), batch=batch)
+            results=engine.empty_results(n), batch=batch)
         self._refresh(state)
         return state
 

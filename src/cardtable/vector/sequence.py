@@ -204,18 +204,17 @@ def _legal_ids(board: np.ndarray, locked: np.ndarray, hands: np.ndarray, meta: n
             continue
         kind = JACK_KIND[card]
         base = CARD_BASE[card]
+        # the jacks' loops are branch-free: write the id, count it if it is legal
         if kind == 1:  # 2.4.2: a two-eyed jack on any empty cell
             for p in range(96):
-                if board[i, CELLS96[p]] == 0:
-                    buf[n] = base + p
-                    n += 1
+                buf[n] = base + p
+                n += board[i, CELLS96[p]] == 0
         elif kind == 2:  # a one-eyed jack removes an opponent's chip outside sequences
             for p in range(96):
                 cell = CELLS96[p]
                 v = board[i, cell]
-                if v != 0 and v != own and locked[i, cell] == 0:
-                    buf[n] = base + p
-                    n += 1
+                buf[n] = base + p
+                n += (v != 0) & (v != own) & (locked[i, cell] == 0)
         else:
             free0 = board[i, CELL0[card]] == 0
             free1 = board[i, CELL1[card]] == 0
@@ -412,36 +411,47 @@ def _deal_one(board: np.ndarray, locked: np.ndarray, hands: np.ndarray, deck: np
 def _observe_one(board: np.ndarray, locked: np.ndarray, hands: np.ndarray,
                  discards: np.ndarray, seq_count: np.ndarray, meta: np.ndarray, i: int,
                  seat: int, players: int, teams: int, needed: int, max_turns: int,
-                 out: np.ndarray) -> None:
-    """The seat's tensor in ``out[i]``, the layout of ``SequenceEncoder`` (the engine checks
-    its offsets)."""
-    for k in range(out.shape[1]):
-        out[i, k] = 0.0
+                 out: np.ndarray, r: int) -> None:
+    """Row i seen by ``seat`` into ``out[r]``, the layout of ``SequenceEncoder`` (the engine
+    checks its offsets). The board planes are written without branches (a random board
+    defeats branch prediction)."""
     team = seat % teams
+    # the chip value of plane k: the seat's team, the next, the one after (none: -1)
+    chip0 = team + 1
+    chip1 = (team + 1) % teams + 1
+    chip2 = (team + 2) % teams + 1 if teams == 3 else -1
     for cell in range(100):
-        v = board[i, cell]
-        if v != 0 and v != CORNER:
-            out[i, ((v - 1 - team) % teams) * 100 + cell] = 1.0
-        out[i, 300 + cell] = locked[i, cell]
+        v = np.int64(board[i, cell])
+        out[r, cell] = v == chip0
+        out[r, 100 + cell] = v == chip1
+        out[r, 200 + cell] = v == chip2
+        out[r, 300 + cell] = locked[i, cell]
+    for k in range(400, out.shape[1]):
+        out[r, k] = 0.0
     for j in range(hands.shape[2]):
         card = hands[i, seat, j]
         if card >= 0:
-            out[i, 400 + card] += 1.0
+            out[r, 400 + card] += 1.0
     for card in range(NUM_CARDS):
-        out[i, 452 + card] = discards[i, card]
+        out[r, 452 + card] = discards[i, card]
     for k in range(players):
-        other = (seat + k) % players
+        other = seat + k
+        if other >= players:
+            other -= players
         size = 0
         for j in range(hands.shape[2]):
             if hands[i, other, j] >= 0:
                 size += 1
-        out[i, 504 + k] = size
+        out[r, 504 + k] = size
     for k in range(teams):
-        out[i, 516 + k] = seq_count[i, (team + k) % teams]
-    out[i, 519] = meta[i, M_DECK_LEN]
-    out[i, 520] = meta[i, M_EXCHANGED]
-    out[i, 521] = needed
-    out[i, 522] = max_turns - meta[i, M_TURNS] if max_turns > 0 else 0
+        other = team + k
+        if other >= teams:
+            other -= teams
+        out[r, 516 + k] = seq_count[i, other]
+    out[r, 519] = meta[i, M_DECK_LEN]
+    out[r, 520] = meta[i, M_EXCHANGED]
+    out[r, 521] = needed
+    out[r, 522] = max_turns - meta[i, M_TURNS] if max_turns > 0 else 0
 
 
 @njit(inline="always", cache=True)
@@ -525,26 +535,28 @@ def _play_random_kernel(b: SequenceBatch, seat: int, active: np.ndarray, players
 
 
 @njit(cache=True)
-def _mask_kernel(b: SequenceBatch, teams: int, out: np.ndarray) -> None:
+def _mask_kernel(b: SequenceBatch, rows: np.ndarray, teams: int, out: np.ndarray) -> None:
     board, locked, hands, _, _, _, _, meta, _ = b
     buf = np.empty(NUM_ACTIONS, np.int16)
-    for i in range(out.shape[0]):
+    for r in range(rows.shape[0]):
+        i = rows[r]
         for k in range(out.shape[1]):
-            out[i, k] = 0
+            out[r, k] = 0
         if meta[i, M_OVER] != 0:
             continue
         n = _legal_ids(board, locked, hands, meta, i, teams, buf)
         for k in range(n):
-            out[i, buf[k]] = 1
+            out[r, buf[k]] = 1
 
 
 @njit(cache=True)
-def _observe_kernel(b: SequenceBatch, seats: np.ndarray, players: int, teams: int, needed: int,
-                    max_turns: int, out: np.ndarray) -> None:
+def _observe_kernel(b: SequenceBatch, rows: np.ndarray, seats: np.ndarray, players: int,
+                    teams: int, needed: int, max_turns: int, out: np.ndarray) -> None:
+    """Row ``rows[r]`` seen by ``seats[r]`` into ``out[r]``."""
     board, locked, hands, _, discards, _, seq_count, meta, _ = b
-    for i in range(out.shape[0]):
-        _observe_one(board, locked, hands, discards, seq_count, meta, i, seats[i], players,
-                     teams, needed, max_turns, out)
+    for r in range(rows.shape[0]):
+        _observe_one(board, locked, hands, discards, seq_count, meta, rows[r], seats[r],
+                     players, teams, needed, max_turns, out, r)
 
 
 @njit(cache=True)
@@ -694,7 +706,7 @@ class VectorSequence:
         on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
         if on.shape != (n,):
             raise ValueError(f"active must have shape ({n},), not {on.shape}")
-        res = self._results(n)
+        res = self.empty_results(n)
         bad = _step_kernel(batch, acts, on, self.num_players, self.teams, self.needed,
                            self.max_turns, self.max_moves, autoreset, *res)
         if bad >= 0:
@@ -708,7 +720,7 @@ class VectorSequence:
         reaches ``max_moves``; the rows are not reset."""
         n = batch.size
         on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
-        res = self._results(n)
+        res = self.empty_results(n)
         _play_random_kernel(batch, until_seat, on, self.num_players, self.teams, self.needed,
                             self.max_turns, self.max_moves, *res)
         return res
@@ -720,29 +732,39 @@ class VectorSequence:
         _random_kernel(batch, self.teams, out)
         return out
 
-    def legal_mask(self, batch: SequenceBatch, out: np.ndarray | None = None) -> np.ndarray:
-        """(N, 529) 1 on the legal action ids of each row's seat to act (all 0 once over)."""
-        out = np.empty((batch.size, NUM_ACTIONS), np.bool_) if out is None else out
-        _mask_kernel(batch, self.teams, out.view(np.uint8))
+    def legal_mask(self, batch: SequenceBatch, out: np.ndarray | None = None,
+                   rows: Any = None) -> np.ndarray:
+        """(N, 529) bool, True on the legal action ids of each row's seat to act (none once
+        the game is over); ``rows`` (indices) for some rows only; ``out`` may be bool, int8
+        or uint8."""
+        idx = np.arange(batch.size) if rows is None else _rows(rows)
+        if out is None:
+            out = np.empty((len(idx), NUM_ACTIONS), np.bool_)
+        _mask_kernel(batch, idx, self.teams, out.view(np.uint8))
         return out
 
-    def observe(self, batch: SequenceBatch, seats: Any = None,
-                out: np.ndarray | None = None) -> np.ndarray:
-        """(N, 523) float32: row i seen by ``seats[i]`` (default: the seat to act), the
-        tensor of ``cardtable.envs.encoders``."""
-        n = batch.size
+    def observe(self, batch: SequenceBatch, seats: Any = None, out: np.ndarray | None = None,
+                rows: Any = None) -> np.ndarray:
+        """(N, 523) float32: each row seen by ``seats`` (one seat, or one per row; default the
+        seat to act), the tensor of ``cardtable.envs.encoders``; ``rows`` (indices) for
+        some rows only."""
+        idx = np.arange(batch.size) if rows is None else _rows(rows)
         if seats is None:
-            seat_arr = batch.meta[:, M_CURRENT]
+            seat_arr = batch.meta[idx, M_CURRENT]
         else:
-            seat_arr = np.broadcast_to(np.asarray(seats, np.int32), (n,))
-            if seat_arr.size and not (seat_arr.min() >= 0 and seat_arr.max() < self.num_players):
+            seat_arr = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, np.int64),
+                                                            idx.shape))
+            if seat_arr.size and not (seat_arr.min() >= 0
+                                      and seat_arr.max() < self.num_players):
                 raise ValueError(f"seats must be 0..{self.num_players - 1}")
-        out = np.empty((n, self.obs_size), np.float32) if out is None else out
-        _observe_kernel(batch, np.ascontiguousarray(seat_arr), self.num_players, self.teams,
-                        self.needed, self.max_turns, out)
+        if out is None:
+            out = np.empty((len(idx), self.obs_size), np.float32)
+        _observe_kernel(batch, idx, seat_arr, self.num_players, self.teams, self.needed,
+                        self.max_turns, out)
         return out
 
-    def _results(self, n: int) -> Results:
+    def empty_results(self, n: int) -> Results:
+        """Results of N rows in which nothing has ended."""
         return Results(rewards=np.zeros((n, self.num_players), np.float32),
                        terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
                        winner=np.full(n, -1, np.int8), turns=np.zeros(n, np.int32),

@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 
-np = pytest.importorskip("numpy")
+pytest.importorskip("numpy")
 pytest.importorskip("numba", reason="the vector extra is not installed: pip install "
                     "'cardtable[vector]'")
+
+import numpy as np  # noqa: E402
 
 import cardtable  # noqa: E402
 from cardtable.bots import Bot, make  # noqa: E402

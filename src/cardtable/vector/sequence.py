@@ -17,6 +17,7 @@ compared on the same deals.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -24,7 +25,7 @@ from numba import njit
 
 import cardtable
 from cardtable.cards import NUM_CARDS, card_name, parse_card
-from cardtable.core import IllegalMoveError, OptionsError
+from cardtable.core import IllegalMoveError, OptionsError, State
 from cardtable.envs.encoders import encoder_for
 from cardtable.envs.encoders.sequence import MAX_SEATS, MAX_TEAMS
 from cardtable.sequence.board import (
@@ -636,7 +637,7 @@ class VectorSequence:
         if idx.size:
             _deal_kernel(batch, idx, self.num_players)
 
-    def from_states(self, states: list[SequenceState]) -> SequenceBatch:
+    def from_states(self, states: Sequence[State]) -> SequenceBatch:
         """A batch holding scalar states (``game.deal(seed)``, ``setup``, a loaded save), row
         by row; row i's later deals come from seed i."""
         batch = self.empty(len(states))
@@ -645,10 +646,10 @@ class VectorSequence:
             self.load(batch, i, state)
         return batch
 
-    def load(self, batch: SequenceBatch, i: int, state: SequenceState) -> None:
+    def load(self, batch: SequenceBatch, i: int, state: State) -> None:
         """Row i becomes the scalar ``state`` (read through its public ``to_dict``); the row's
         generators keep going."""
-        if state.game != self.game:
+        if not isinstance(state, SequenceState) or state.game != self.game:
             raise OptionsError(f"a state of {state.game!r} does not fit a batch of {self.game!r}")
         data = state.to_dict()
         board = batch.board[i]

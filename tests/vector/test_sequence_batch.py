@@ -3,6 +3,7 @@ refusals, the Gymnasium VectorEnv and the pgx-shaped self-play."""
 
 from __future__ import annotations
 
+import doctest
 from typing import Any
 
 import pytest
@@ -225,3 +226,9 @@ def test_self_play_in_pgx_shape() -> None:
     assert ended >= 50
     with pytest.raises(ValueError, match="no batched engine"):
         SelfPlay(game="drawbridge")
+
+
+def test_the_docstring_example_runs() -> None:
+    import cardtable.vector.sequence
+
+    assert doctest.testmod(cardtable.vector.sequence).failed == 0

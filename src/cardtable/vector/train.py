@@ -1,8 +1,9 @@
 """Train a small Sequence policy with the batched engine, and measure it (docs/training.md).
 
 A linear softmax policy over the observation tensor (523 inputs, 529 action logits, the
-illegal ones masked) and a linear value, trained by one-step actor-critic against the
-random opponent in ``SequenceVectorEnv``. Every ``--eval-every`` steps the greedy policy
+illegal ones masked) and a linear value, trained by one-step actor-critic in
+``SequenceVectorEnv`` against the random opponent or (``--opponent self``) against itself,
+the opponent's moves sampled from the same policy. Every ``--eval-every`` steps the greedy policy
 plays ``--eval-deals`` deals against ``random`` (the batched engine) and ``heuristic-v1``
 (the scalar engine and bot), each deal twice with the seats swapped; the score is the mean
 over deals (a win 1, a draw 1/2) with its 95% interval paired over deals::
@@ -27,6 +28,7 @@ import cardtable
 from cardtable.bots import make
 from cardtable.envs.encoders import encoder_for
 from cardtable.vector.gym import SequenceVectorEnv
+from cardtable.vector.sequence import VectorSequence
 
 
 class LinearPolicy:
@@ -48,6 +50,11 @@ class LinearPolicy:
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)
 
+    def sample(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator
+               ) -> np.ndarray:
+        p = self.probabilities(self.features(obs), mask.astype(bool))
+        return _sample(p, rng)
+
     def greedy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         logits = np.where(mask.astype(bool), self.features(obs) @ self.w, -np.inf)
         return logits.argmax(axis=1)
@@ -59,7 +66,7 @@ def train_step(policy: LinearPolicy, env: SequenceVectorEnv, obs: np.ndarray,
     """One move in every game, sampled from the policy, and one actor-critic update."""
     x = policy.features(obs)
     p = policy.probabilities(x, mask.astype(bool))
-    actions = (p.cumsum(axis=1) > rng.random((len(p), 1), dtype=np.float32)).argmax(axis=1)
+    actions = _sample(p, rng)
     obs2, rewards, terminated, truncated, info = env.step(actions)
     ended = terminated | truncated
     value = x @ policy.v
@@ -72,6 +79,12 @@ def train_step(policy: LinearPolicy, env: SequenceVectorEnv, obs: np.ndarray,
     policy.w += (lr / n) * (x.T @ grad)
     policy.v += (value_lr / n) * (x.T @ delta)
     return obs2.copy(), info["action_mask"].copy(), rewards * ended
+
+
+def _sample(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row drawn from the row's probabilities."""
+    draw = rng.random((len(p), 1), dtype=np.float32) * p.sum(axis=1, keepdims=True)
+    return (p.cumsum(axis=1) > draw).argmax(axis=1)
 
 
 def paired(scores: np.ndarray) -> dict[str, float]:
@@ -119,11 +132,13 @@ def against_bot(policy: LinearPolicy, kind: str, deals: int, seed: int) -> dict[
 
 
 def train(steps: int, envs: int, eval_every: int, eval_deals: int, bot_deals: int, seed: int,
-          lr: float, value_lr: float) -> list[dict[str, Any]]:
-    env = SequenceVectorEnv(num_envs=envs, copy=False)
-    policy = LinearPolicy(env.engine.obs_size, env.engine.num_actions,
-                          1.0 / np.maximum(env.engine.encoder.high, 1.0))
+          lr: float, value_lr: float, opponent: str = "random") -> list[dict[str, Any]]:
+    engine = VectorSequence()
+    policy = LinearPolicy(engine.obs_size, engine.num_actions,
+                          1.0 / np.maximum(engine.encoder.high, 1.0))
     rng = np.random.default_rng(seed)
+    env = SequenceVectorEnv(num_envs=envs, copy=False, opponents="random" if opponent ==
+                            "random" else lambda obs, mask: policy.sample(obs, mask, rng))
     obs, info = env.reset(seed=seed)
     obs, mask = obs.copy(), info["action_mask"].copy()
     curve: list[dict[str, Any]] = []
@@ -181,6 +196,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eval-every", type=int, default=2_000_000)
     parser.add_argument("--eval-deals", type=int, default=1000, help="against random")
     parser.add_argument("--bot-deals", type=int, default=200, help="against heuristic-v1")
+    parser.add_argument("--opponent", choices=("random", "self"), default="random",
+                        help="whom the policy trains against")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lr", type=float, default=0.5)
     parser.add_argument("--value-lr", type=float, default=0.05)
@@ -191,7 +208,7 @@ def main(argv: list[str] | None = None) -> None:
         if getattr(args, name) < (2 if name.endswith("deals") else 1):
             parser.error(f"--{name.replace('_', '-')} is too small")
     curve = train(args.steps, args.envs, args.eval_every, args.eval_deals, args.bot_deals,
-                  args.seed, args.lr, args.value_lr)
+                  args.seed, args.lr, args.value_lr, args.opponent)
     if args.out:
         args.out.write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
     if args.plot:

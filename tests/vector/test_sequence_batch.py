@@ -232,3 +232,21 @@ def test_the_docstring_example_runs() -> None:
     import cardtable.vector.sequence
 
     assert doctest.testmod(cardtable.vector.sequence).failed == 0
+
+
+def test_the_kernel_tables_match_the_scalar_notation() -> None:
+    from cardtable.cards import NUM_CARDS, card_name
+    from cardtable.sequence.board import CARD_CELLS, cell_name
+    from cardtable.sequence.game import parse_action_id
+    from cardtable.vector import sequence as vs
+
+    for card in range(NUM_CARDS):
+        name = card_name(card)
+        if vs.JACK_KIND[card]:
+            assert vs.CARD_BASE[card] == parse_action_id(f"{name} b1")  # the first card cell
+            assert vs.CARD_DEAD[card] == -1
+        else:
+            first, second = (cell_name(c) for c in CARD_CELLS[card])
+            assert vs.CARD_BASE[card] == parse_action_id(f"{name} {first}")
+            assert vs.CARD_BASE[card] + 1 == parse_action_id(f"{name} {second}")
+            assert vs.CARD_DEAD[card] == parse_action_id(f"dead {name}")

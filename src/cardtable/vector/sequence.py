@@ -32,6 +32,7 @@ from cardtable.sequence.board import (
     CARD_CELLS,
     CARD_CELLS_ORDER,
     CORNERS,
+    NON_JACK_POS,
     ONE_EYED,
     TWO_EYED,
     WINDOW_OF_CELLS,
@@ -46,6 +47,7 @@ from cardtable.sequence.game import (
     NUM_ACTIONS,
     ONE_EYED_JACK,
     PASS,
+    PLAY,
     TWO_EYED_JACK,
     SequenceGame,
     SequenceState,
@@ -64,16 +66,12 @@ ACT_CELL = np.array([cell for _, cell in DECODE], np.int8)
 JACK_KIND = np.array([1 if c in TWO_EYED else 2 if c in ONE_EYED else 0
                       for c in range(NUM_CARDS)], np.int8)
 #: first action id of each card: its PLAY pair, or its block of 96 jack cells
-CARD_BASE = np.full(NUM_CARDS, -1, np.int16)
-#: the DEAD exchange id of each non-jack card
-CARD_DEAD = np.full(NUM_CARDS, -1, np.int16)
-for _a in range(NUM_ACTIONS):
-    _card = int(ACT_CARD[_a])
-    if _card >= 0 and CARD_BASE[_card] < 0 and ACT_KIND[_a] != K_DEAD:
-        CARD_BASE[_card] = _a
-    if ACT_KIND[_a] == K_DEAD:
-        CARD_DEAD[_card] = _a
-assert all((CARD_BASE[c] >= 0) for c in range(NUM_CARDS))
+CARD_BASE = np.array([TWO_EYED_JACK + 96 * TWO_EYED.index(c) if c in TWO_EYED else
+                      ONE_EYED_JACK + 96 * ONE_EYED.index(c) if c in ONE_EYED else
+                      PLAY + 2 * NON_JACK_POS[c] for c in range(NUM_CARDS)], np.int16)
+#: the DEAD exchange id of each non-jack card (-1 for jacks)
+CARD_DEAD = np.array([DEAD + NON_JACK_POS[c] if c in NON_JACK_POS else -1
+                      for c in range(NUM_CARDS)], np.int16)
 CELL0 = np.array([CARD_CELLS[c][0] for c in range(NUM_CARDS)], np.int16)
 CELL1 = np.array([CARD_CELLS[c][1] for c in range(NUM_CARDS)], np.int16)
 CELLS96 = np.array(CARD_CELLS_ORDER, np.int16)

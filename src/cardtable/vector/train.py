@@ -31,20 +31,31 @@ from cardtable.vector.gym import SequenceVectorEnv
 from cardtable.vector.sequence import VectorSequence
 
 
-class LinearPolicy:
-    """Logits ``x @ w`` over the 529 actions, masked; value ``x @ v``."""
+class Policy:
+    """Masked softmax logits over the 529 actions: ``x @ w`` (``hidden=0``), or through one
+    hidden layer of ``hidden`` rectified units; a linear value ``x @ v``."""
 
-    def __init__(self, inputs: int, actions: int, scale: np.ndarray) -> None:
-        self.w = np.zeros((inputs, actions), np.float32)
-        self.v = np.zeros(inputs, np.float32)
+    def __init__(self, inputs: int, actions: int, scale: np.ndarray, hidden: int = 0,
+                 seed: int = 0) -> None:
         #: each input divided by its maximum, so that every entry is in 0..1
         self.scale = scale.astype(np.float32)
+        self.hidden = hidden
+        rng = np.random.default_rng(seed)
+        self.w1 = (rng.standard_normal((inputs, hidden)) * math.sqrt(2 / inputs)).astype(
+            np.float32)
+        self.b1 = np.zeros(hidden, np.float32)
+        self.w = np.zeros((hidden or inputs, actions), np.float32)
+        self.v = np.zeros(inputs, np.float32)
 
     def features(self, obs: np.ndarray) -> np.ndarray:
         return obs * self.scale
 
-    def probabilities(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        logits = x @ self.w
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The logits, and what the last layer reads (the hidden units, or x)."""
+        h = np.maximum(x @ self.w1 + self.b1, 0.0) if self.hidden else x
+        return h @ self.w, h
+
+    def probabilities(self, logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
         logits = np.where(mask, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
@@ -52,20 +63,29 @@ class LinearPolicy:
 
     def sample(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator
                ) -> np.ndarray:
-        p = self.probabilities(self.features(obs), mask.astype(bool))
-        return _sample(p, rng)
+        logits, _ = self.forward(self.features(obs))
+        return _sample(self.probabilities(logits, mask.astype(bool)), rng)
 
     def greedy(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        logits = np.where(mask.astype(bool), self.features(obs) @ self.w, -np.inf)
-        return logits.argmax(axis=1)
+        logits, _ = self.forward(self.features(obs))
+        return np.where(mask.astype(bool), logits, -np.inf).argmax(axis=1)
+
+    def update(self, x: np.ndarray, h: np.ndarray, grad: np.ndarray, lr: float) -> None:
+        """Ascend ``grad`` (of the objective by the logits, summed over the rows)."""
+        if self.hidden:
+            back = (grad @ self.w.T) * (h > 0)
+            self.w1 += lr * (x.T @ back)
+            self.b1 += lr * back.sum(axis=0)
+        self.w += lr * (h.T @ grad)
 
 
-def train_step(policy: LinearPolicy, env: SequenceVectorEnv, obs: np.ndarray,
+def train_step(policy: Policy, env: SequenceVectorEnv, obs: np.ndarray,
                mask: np.ndarray, rng: np.random.Generator, lr: float,
                value_lr: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One move in every game, sampled from the policy, and one actor-critic update."""
     x = policy.features(obs)
-    p = policy.probabilities(x, mask.astype(bool))
+    logits, h = policy.forward(x)
+    p = policy.probabilities(logits, mask.astype(bool))
     actions = _sample(p, rng)
     obs2, rewards, terminated, truncated, info = env.step(actions)
     ended = terminated | truncated
@@ -76,7 +96,7 @@ def train_step(policy: LinearPolicy, env: SequenceVectorEnv, obs: np.ndarray,
     grad[np.arange(len(p)), actions] += 1.0
     grad *= delta[:, None]
     n = len(p)
-    policy.w += (lr / n) * (x.T @ grad)
+    policy.update(x, h, grad, lr / n)
     policy.v += (value_lr / n) * (x.T @ delta)
     return obs2.copy(), info["action_mask"].copy(), rewards * ended
 
@@ -95,7 +115,7 @@ def paired(scores: np.ndarray) -> dict[str, float]:
     return {"score": round(mean, 4), "low": round(mean - half, 4), "high": round(mean + half, 4)}
 
 
-def against_random(policy: LinearPolicy, deals: int, seed: int) -> dict[str, float]:
+def against_random(policy: Policy, deals: int, seed: int) -> dict[str, float]:
     """Each deal twice, the policy in seat 0 then seat 1, against the random opponent."""
     scores = np.zeros((deals, 2))
     for seat in (0, 1):
@@ -111,7 +131,7 @@ def against_random(policy: LinearPolicy, deals: int, seed: int) -> dict[str, flo
     return paired(scores)
 
 
-def against_bot(policy: LinearPolicy, kind: str, deals: int, seed: int) -> dict[str, float]:
+def against_bot(policy: Policy, kind: str, deals: int, seed: int) -> dict[str, float]:
     """Each deal twice with the seats swapped against a scalar bot (``heuristic-v1``)."""
     game = cardtable.new_game("sequence")
     enc = encoder_for(game)
@@ -132,10 +152,11 @@ def against_bot(policy: LinearPolicy, kind: str, deals: int, seed: int) -> dict[
 
 
 def train(steps: int, envs: int, eval_every: int, eval_deals: int, bot_deals: int, seed: int,
-          lr: float, value_lr: float, opponent: str = "random") -> list[dict[str, Any]]:
+          lr: float, value_lr: float, opponent: str = "random", hidden: int = 0
+          ) -> list[dict[str, Any]]:
     engine = VectorSequence()
-    policy = LinearPolicy(engine.obs_size, engine.num_actions,
-                          1.0 / np.maximum(engine.encoder.high, 1.0))
+    policy = Policy(engine.obs_size, engine.num_actions,
+                    1.0 / np.maximum(engine.encoder.high, 1.0), hidden, seed)
     rng = np.random.default_rng(seed)
     env = SequenceVectorEnv(num_envs=envs, copy=False, opponents="random" if opponent ==
                             "random" else lambda obs, mask: policy.sample(obs, mask, rng))
@@ -198,17 +219,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-deals", type=int, default=200, help="against heuristic-v1")
     parser.add_argument("--opponent", choices=("random", "self"), default="random",
                         help="whom the policy trains against")
+    parser.add_argument("--hidden", type=int, default=0,
+                        help="rectified hidden units (0: a linear policy)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lr", type=float, default=0.5)
     parser.add_argument("--value-lr", type=float, default=0.05)
     parser.add_argument("--out", type=Path, help="the curve as JSON")
     parser.add_argument("--plot", type=Path, help="the curve as a PNG (matplotlib)")
     args = parser.parse_args(argv)
+    if args.hidden < 0:
+        parser.error("--hidden must be 0 or more")
     for name in ("steps", "envs", "eval_every", "eval_deals", "bot_deals"):
         if getattr(args, name) < (2 if name.endswith("deals") else 1):
             parser.error(f"--{name.replace('_', '-')} is too small")
     curve = train(args.steps, args.envs, args.eval_every, args.eval_deals, args.bot_deals,
-                  args.seed, args.lr, args.value_lr, args.opponent)
+                  args.seed, args.lr, args.value_lr, args.opponent, args.hidden)
     if args.out:
         args.out.write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
     if args.plot:

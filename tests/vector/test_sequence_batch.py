@@ -250,3 +250,20 @@ def test_the_kernel_tables_match_the_scalar_notation() -> None:
             assert vs.CARD_BASE[card] == parse_action_id(f"{name} {first}")
             assert vs.CARD_BASE[card] + 1 == parse_action_id(f"{name} {second}")
             assert vs.CARD_DEAD[card] == parse_action_id(f"dead {name}")
+
+
+@pytest.mark.parametrize("opponents", ["random", "policy"])
+def test_the_vector_env_truncates_at_max_moves(opponents: str) -> None:
+    def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return masks.argmax(axis=1)
+
+    env = SequenceVectorEnv(num_envs=6, max_moves=7,
+                            opponents="random" if opponents == "random" else first_legal)
+    _, info = env.reset(seed=5)
+    cut = 0
+    for _ in range(8):
+        _, rewards, terminated, truncated, info = env.step(info["action_mask"].argmax(axis=1))
+        cut += int(truncated.sum())
+        assert (rewards[truncated] == 0).all() and not (terminated & truncated).any()
+        assert (env.batch.meta[:, M_MOVES] < 7).all()
+    assert cut >= 6

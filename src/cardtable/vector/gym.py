@@ -156,9 +156,8 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
                                        engine.legal_mask(batch, rows=idx)), np.int64)
             acts = np.zeros(self.num_envs, np.int64)
             acts[idx] = chosen
+            # a game that ends or reaches max_moves on this move is reported by step
             _merge(into, engine.step(batch, acts, active=todo, autoreset=False))
-        if cut:  # games cut on an opponent's move
-            into.truncated[rows & (meta[:, M_OVER] == 0) & (meta[:, M_MOVES] >= cut)] = True
 
     def _observe(self) -> np.ndarray:
         """The learner's observations and legal masks, in fresh arrays (unless ``copy`` is

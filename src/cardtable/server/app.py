@@ -22,6 +22,7 @@ from cardtable import bots
 from cardtable.server.hub import Conn, Hub, Room, Settings
 from cardtable.server.protocol import Buckets, Refusal, clean_name, need_dict, parse_json
 from cardtable.store import Store, ensure_schema
+from cardtable.web import not_found_page
 
 log = logging.getLogger("cardtable.server")
 
@@ -42,6 +43,8 @@ def declarations_json() -> list[dict[str, Any]]:
                          "choices": list(o.choices), "minimum": o.minimum,
                          "maximum": o.maximum, "none_ok": o.none_ok, "help": o.help}
                         for o in d.options],
+            "phases": list(d.phases),
+            "board": None if d.board is None else [list(row) for row in d.board],
         })
     return out
 
@@ -74,10 +77,14 @@ def create_app(settings: Settings) -> FastAPI:
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Any:
         if exc.status_code == 405:
             refusal = Refusal("http/method", "this address does not take that method")
         elif exc.status_code == 404:
+            page = not_found_page(request.method, request.url.path,
+                                  request.headers.get("accept", ""))
+            if page is not None:   # a browser: the page says "no such page"
+                return page
             refusal = Refusal("http/not-found", "there is nothing at this address")
         else:
             refusal = Refusal("message/bad", str(exc.detail))

@@ -31,7 +31,15 @@ from cardtable import bots, records
 from cardtable.core import CardtableError, IllegalActionError
 from cardtable.server.protocol import Bucket, Refusal
 from cardtable.store import SeatRow, Store, TableRow, hash_token
-from cardtable.table import BotJob, NotYourTurnError, Seat, Table, run_bot_job
+from cardtable.table import (
+    BotJob,
+    HintJob,
+    NotYourTurnError,
+    Seat,
+    Table,
+    run_bot_job,
+    run_hint_job,
+)
 
 log = logging.getLogger("cardtable.server")
 
@@ -131,15 +139,10 @@ class Database:
 # ---------------------------------------------------------------- pool jobs
 
 
-def run_hint_job(game: str, options: dict[str, Any], seed: int, moves: list[str], seat: int,
-                 budget: dict[str, Any]) -> tuple[str, float, str]:
-    """In a worker process: the hint for ``seat`` after ``moves`` (plain data in and out):
-    the move, the chance of winning and what that chance is of ("game", or "match" in
-    Draw Bridge)."""
-    state = cardtable.new_game(game, **options).deal(seed=seed)
-    for move in moves:
-        state.apply(move)
-    found = bots.hint(state, seat, budget, seed=secrets.randbits(32))
+def hint_in_worker(job: HintJob) -> tuple[str, float, str]:
+    """In a worker process: the job's hint as plain data: the move, the chance of winning
+    and what that chance is of ("game", or "match" in Draw Bridge)."""
+    found = run_hint_job(job)
     return found.action.notation, found.win_probability, found.estimate_of
 
 
@@ -251,6 +254,8 @@ class Room:
             "game": game.name,
             "title": game.declaration.title,
             "options": dict(game.options),
+            # the board, each seat's team, the phases...: what the page draws from
+            "game_info": game.describe(),
             "seats": [{"seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
                        "settings": dict(s.settings) if s.kind == "bot" else {},
                        "taken": s.kind == "bot" or s.token_hash is not None,
@@ -721,10 +726,7 @@ class Hub:
         table = room.table
         seat = table.to_act
         assert seat is not None
-        game = table.state.game
-        return BotJob(game.name, dict(game.options), room.seed, None,
-                      tuple(move for _, move in table.moves), seat, TAKEOVER_BOT, {},
-                      secrets.randbits(63))
+        return BotJob(table.log(), seat, TAKEOVER_BOT, {}, secrets.randbits(63))
 
     async def _bot(self, room: Room, job: BotJob | None, seat: int, version: int) -> None:
         delay = 0.0
@@ -764,13 +766,12 @@ class Hub:
             raise Refusal("limit/rate", "a hint is on its way already")
         conn.hint_busy = True
         try:
-            moves = [move for _, move in room.table.moves]
-            game = room.game
+            job = room.table.hint_job(seat, dict(self.settings.hint_budget))
+            job = HintJob(job.log, seat, job.budget, secrets.randbits(32))
             assert self.pool is not None
             move, chance, of = await asyncio.get_running_loop().run_in_executor(
-                self.pool, run_hint_job, game.name, dict(game.options), room.seed, moves,
-                seat, dict(self.settings.hint_budget))
+                self.pool, hint_in_worker, job)
         finally:
             conn.hint_busy = False
         conn.push({"type": "hint", "move": move, "win_probability": round(chance, 3),
-                   "estimate_of": of, "version": len(moves)})
+                   "estimate_of": of, "version": len(job.log.moves)})

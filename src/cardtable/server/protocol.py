@@ -67,25 +67,6 @@ def need_dict(data: Any, what: str) -> dict[str, Any]:
     return data
 
 
-def need_str(data: dict[str, Any], key: str, what: str, *, limit: int = 64,
-             required: bool = True) -> str | None:
-    value = data.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str):
-        raise Refusal("message/bad", f"{what} needs {key!r} as a string")
-    if len(value) > limit:
-        raise Refusal("message/bad", f"{key!r} may be at most {limit} characters long")
-    return value
-
-
-def need_int(data: dict[str, Any], key: str, what: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Refusal("message/bad", f"{what} needs {key!r} as a whole number")
-    return value
-
-
 def clean_name(value: Any) -> str:
     """A display name: 1 to 32 printable characters, spaces trimmed."""
     if not isinstance(value, str):

@@ -107,6 +107,15 @@ def solver(report: Report) -> None:
         assert report[key]["median_ms"] > 0
 
 
+def vector(report: Report) -> None:
+    assert [r["batch"] for r in report["batches"]] == [1, 16]
+    assert report["scalar_steps_per_s"] > 0 and report["gym_env_steps_per_s"] > 0
+    for row in report["batches"]:
+        assert row["engine_steps_per_s"] > 0 and row["learner_steps_per_s"] > 0
+        assert row["engine_x_scalar"] > 0
+    assert report["memory_per_game"]["state_bytes"] > 0
+
+
 def views(report: Report) -> None:
     # the claim of bench/views.py and docs/api.md: a view without the history, and an
     # observation, cost the same at move 10,000 as at move 10 (within 2x) ...
@@ -136,6 +145,8 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "server.py": (["--clients", "3", "--seconds", "4"], False, server, [SLOW]),
     "solver.py": (["--deals", "3", "--ismcts-moves", "1", "--iterations", "10", "--engine",
                    "python"], False, solver, []),
+    "vector.py": (["--sizes", "1", "16", "--seconds", "0.05", "--runs", "1", "--gym-envs", "8"],
+                  False, vector, []),
     "views.py": (["--moves", "10", "10000", "--window", "300", "--repeats", "3"], False, views,
                  []),
     # replay.py takes record files and prints no JSON: test_replay_bench below
@@ -149,6 +160,8 @@ def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
     args, json_lines, check, _ = TINY[script]
     if script == "envs.py":
         pytest.importorskip("pettingzoo")
+    if script == "vector.py":
+        pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
     check(run_bench(script, *args, json_lines=json_lines))
 
 

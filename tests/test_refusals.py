@@ -29,6 +29,7 @@ import cardtable
 from cardtable import CardtableError, PositionError, records
 from cardtable.cards import CARD_NAMES
 from cardtable.cli import main
+from cardtable.drawbridge import solver
 from tests.test_loading import play_to, put
 
 PACKAGE = Path(cardtable.__file__).resolve().parent
@@ -500,6 +501,25 @@ ROWS: list[Row] = [
     save("drawbridge records", lambda d: d["records"][0].pop("play"),
          "a deal record lacks 'play'"),
     save("drawbridge 5", set_("deal", []), "'deal' must be the current deal"),
+    # ------------------------------------------------ the Draw Bridge solver's positions
+    *[Row(f"solver position: {message}", lambda _, a=args: solver.PlayPosition(*a), message)
+      for args, message in [
+          (((0b1, 0b10), 5, 0), r"strain must be an index of"),
+          (((0b1, 0b10), 4, 2), "to_move must be 0 or 1, not 2"),
+          (((0b11, 0b10), 4, 0), "hands must be two disjoint sets of cards"),
+          (((0b11, 0b100), 4, 0), "at the start of a trick both hands hold as many cards"),
+          (((0b1, 0b10), 4, 0, 1), "lead must be a card held by neither hand, not 1"),
+          (((0b1, 0b10), 4, 0, 7), "after a lead, the seat to play holds one card more"),
+          (((0, 0), 4, 0), "the seat to play holds 1 to 13 cards"),
+      ]],
+    Row("solver: a position outside the play", lambda _: solver.PlayPosition.of(
+        cardtable.new_game("drawbridge").deal(seed=1)),  # type: ignore[arg-type]
+        "the deal is in its draw phase, not the play"),
+    Row("solver: a trick table of short hands", lambda _: solver.trick_table((0b1, 0b10)),
+        "a trick table is of two 13-card hands"),
+    Row("solver: par before the auction", lambda _: solver.auction_of(
+        cardtable.new_game("drawbridge").deal(seed=1)),  # type: ignore[arg-type]
+        "the deal is in its draw phase: par is known from the auction on"),
 ]
 
 

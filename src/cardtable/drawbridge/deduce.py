@@ -23,6 +23,14 @@ from __future__ import annotations
 
 import random
 from heapq import heappop, heappush
+from typing import TYPE_CHECKING
+
+import cardtable.drawbridge.game as rules  # the game imports this module: read at call time
+from cardtable.cards import cards_of, mask_of
+from cardtable.core import check_seat
+
+if TYPE_CHECKING:
+    from cardtable.drawbridge.game import DrawBridgeState
 
 INF = 1 << 30
 SUBSET_TRIES = 4
@@ -91,3 +99,67 @@ def deal_hidden(cards: list[Window], slots: list[tuple[int, int]],
             pending = rest
         out[time] = [w[0] for w in chosen]
     return out
+
+
+def resample(state: DrawBridgeState, seat: int, rng: random.Random) -> DrawBridgeState:
+    """A deal ``seat`` cannot tell from this one: the unseen cards dealt afresh.
+
+    Kept: the seat's own cards and draws, every card played (with when and by whom),
+    the stock tops shown under ``show_stock_top``, and under ``follow_suit_in_draw``
+    each suit the opponent could not follow at that moment (see ``deduce``). From the
+    auction on every card is known by elimination, so the hands are the true ones.
+    """
+    check_seat(seat, 2)
+    new = state.clone()
+    new._rng = random.Random(rng.getrandbits(64))
+    new._legal = new._legal_ids = None
+    opp = 1 - seat
+    number, dealer, hands, stock, scores, records = state._deal_start
+    shown = state.game.show_stock_top
+    draw_winners = state._winners[:rules.DRAW_TRICKS]
+    done = len(draw_winners)
+    # the unseen places of the deal: the opponent's dealt hand, its unseen draws, the stock
+    pool = cards_of(hands[opp])
+    draw_slots: list[tuple[int, int]] = []  # (time, stock position)
+    stock_slots: list[int] = []
+    for k, w in enumerate(draw_winners):
+        pos = 2 * k if w == opp else 2 * k + 1
+        if not (shown and w == opp):
+            draw_slots.append((k + 1, pos))
+            pool.append(stock[pos])
+    top_shown = shown and state._phase == rules.DRAW
+    for pos in range(2 * done + top_shown, len(stock)):
+        stock_slots.append(pos)
+        pool.append(stock[pos])
+    # the windows of time in which each unseen card may have reached the opponent
+    last_time: dict[int, int] = {}
+    voids: list[tuple[int, int]] = []  # (draw trick, suit) the opponent could not follow
+    for i, (who, card) in enumerate(state._played_by()):
+        if who == opp:
+            last_time[card] = min(i // 2, rules.DRAW_TRICKS)
+        if i % 2 and i < 2 * rules.DRAW_TRICKS and who == opp and state.game.follow_suit_in_draw:
+            led = state._played[i - 1] // 13
+            if card // 13 != led:
+                voids.append((i // 2, led))
+    windows: list[Window] = []
+    for card in pool:
+        hi = last_time.get(card, INF)
+        lo = max([k + 1 for k, suit in voids if suit == card // 13 and k < hi], default=0)
+        windows.append((card, lo, hi))
+    slots = [(0, rules.HAND_SIZE)] + [(t, 1) for t, _ in draw_slots]
+    if stock_slots:
+        slots.append((INF, len(stock_slots)))
+    placed = deal_hidden(windows, slots, rng)
+    new_stock = list(stock)
+    for time, pos in draw_slots:
+        new_stock[pos] = placed[time][0]
+    for pos, card in zip(stock_slots, placed.get(INF, []), strict=True):
+        new_stock[pos] = card
+    new_hands = [0, 0]
+    new_hands[seat] = hands[seat]
+    new_hands[opp] = mask_of(placed[0])
+    new._deal_start = (number, dealer, (new_hands[0], new_hands[1]), tuple(new_stock),
+                       scores, records)
+    new._restart_deal()
+    new._replay(state._deal_actions())
+    return new

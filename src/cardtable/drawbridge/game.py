@@ -22,7 +22,6 @@ from cardtable.cards import (
     SUIT_NAMES,
     card_names,
     cards_of,
-    mask_of,
     parse_card,
 )
 from cardtable.core import (
@@ -31,20 +30,17 @@ from cardtable.core import (
     Game,
     IllegalActionError,
     MoveEvent,
-    Observation,
     OptionSpec,
     PositionError,
     State,
-    check_card_supply,
-    check_seat,
-    missing_cards,
-    new_rng,
-    position_cards,
-    position_seat,
-    unknown_keys,
 )
-from cardtable.drawbridge.deduce import INF, Window, deal_hidden
+from cardtable.drawbridge.deduce import resample
 from cardtable.drawbridge.scoring import STRAINS, deal_points
+from cardtable.drawbridge.view import DealResult as DealResult  # re-exported
+from cardtable.drawbridge.view import (
+    DrawBridgeObservation as DrawBridgeObservation,  # re-exported
+)
+from cardtable.drawbridge.view import observe, seat_view
 
 DRAW_TRICK_WINNERS = ("highest", "suit-led")
 
@@ -226,17 +222,6 @@ class DealRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class DealResult:
-    """The public result of a finished deal (the view's ``last_deal``)."""
-
-    number: int
-    #: None when the deal was passed out
-    contract: Contract | None
-    declarer_tricks: int
-    points: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
 class TrickResult:
     """A completed trick (the view's ``last_trick``): public, both cards were face up."""
 
@@ -267,46 +252,6 @@ def trick_result(trick: _Trick | None) -> TrickResult | None:
     return TrickResult(number, PHASES[phase], ((leader, lead), (1 - leader, follow)), winner)
 
 
-@dataclass(frozen=True, slots=True)
-class DrawBridgeObservation(Observation):
-    """What one seat (None: a spectator) may know of a Draw Bridge match; cards are ids."""
-
-    seat: int | None
-    #: "draw", "auction", "play" or "over"
-    phase: str
-    deal_number: int
-    dealer: int
-    #: the seat to act, None when the match is over
-    current_player: int | None
-    winners: tuple[int, ...]
-    #: the seat's cards as a 52-bit mask (bit c for card c); 0 for a spectator
-    hand: int
-    hand_sizes: tuple[int, int]
-    stock_size: int
-    #: the face-up top card of the stock (show_stock_top, draw phase), else None
-    stock_top: int | None
-    #: (seat that took it, card) for each shown stock card taken this deal (show_stock_top)
-    shown_draws: tuple[tuple[int, int], ...]
-    #: the cards the seat drew this deal, in order; () for a spectator
-    drawn: tuple[int, ...]
-    #: (seat, card) for every card played this deal, both phases, in order
-    played: tuple[tuple[int, int], ...]
-    #: the card led to the trick in progress, None when no trick is open
-    lead: int | None
-    #: (seat, action id) for every call of this deal's auction
-    auction: tuple[tuple[int, int], ...]
-    contract: Contract | None
-    #: play-phase tricks won this deal, per seat
-    tricks_won: tuple[int, int]
-    #: match points
-    scores: tuple[int, int]
-    target: int
-    last_deal: DealResult | None
-    #: the last completed trick of the match (this deal's, or the deal before's when
-    #: none is done yet), None before the first
-    last_trick: TrickResult | None
-
-
 # ---------------------------------------------------------------- the game
 
 
@@ -328,50 +273,16 @@ class DrawBridge(Game):
         self.options = opts
         self.num_players = 2
 
+    def setup(self, **position: Any) -> DrawBridgeState:
+        """The start of a deal, before the first trick (API.md, Positions)."""
+        from cardtable.drawbridge.positions import setup
+
+        return setup(self, position)
+
     def _deal(self, rng: random.Random) -> DrawBridgeState:
         state = DrawBridgeState(self, rng, [0, 0])
         state._deal_new(1, rng.randrange(2))  # 1.2: the first dealer is chosen at random
         return state
-
-    def setup(self, **position: Any) -> DrawBridgeState:
-        """The start of a deal, before the first trick (API.md, Positions)."""
-        unknown_keys(self.name, position, ("dealer", "hands", "stock", "scores", "seed"))
-        rng = new_rng(position.get("seed"))
-        hands = position.get("hands")
-        if hands is not None:
-            if isinstance(hands, str) or not isinstance(hands, list | tuple) or len(hands) != 2:
-                raise PositionError("hands must be a list of 2 card lists, one per seat")
-            hands = [position_cards(f"hands[{seat}]", h) for seat, h in enumerate(hands)]
-            for seat, hand in enumerate(hands):
-                if len(hand) != HAND_SIZE:
-                    raise PositionError(
-                        f"hands: seat {seat} holds {len(hand)} cards; a hand holds 13")
-        stock = position.get("stock")
-        if stock is not None:
-            stock = position_cards("stock", stock)
-            if len(stock) != 2 * DRAW_TRICKS:
-                raise PositionError(f"stock holds {len(stock)} cards; it must hold 26")
-        check_card_supply([c for h in hands or [] for c in h] + (stock or []), 1)
-        if hands is None:
-            pool = missing_cards(stock or [], 1)
-            rng.shuffle(pool)
-            hands = [pool[:HAND_SIZE], pool[HAND_SIZE:2 * HAND_SIZE]]
-        if stock is None:
-            stock = missing_cards([c for h in hands for c in h], 1)
-            rng.shuffle(stock)
-        dealer = (position_seat("dealer", position["dealer"], 2) if "dealer" in position
-                  else rng.randrange(2))
-        scores = position.get("scores", [0, 0])
-        if (not isinstance(scores, list | tuple) or len(scores) != 2
-                or any(isinstance(x, bool) or not isinstance(x, int)
-                       or not 0 <= x < self.target for x in scores)):
-            raise PositionError(
-                f"scores must be 2 integers from 0 to {self.target - 1} (below the target "
-                f"{self.target}), not {scores!r}")
-        state = DrawBridgeState(self, rng, list(scores))
-        state._begin_deal(1, dealer, (mask_of(hands[0]), mask_of(hands[1])), tuple(stock))
-        return state
-
 
 # ---------------------------------------------------------------- the state
 
@@ -805,173 +716,22 @@ class DrawBridgeState(State):
                        else BEATS_DRAW[self.game.draw_trick_winner])
 
     def _to_dict(self) -> dict[str, Any]:
-        from cardtable.drawbridge.saves import save
+        from cardtable.drawbridge.positions import save
 
         return save(self)
 
     @classmethod
     def _from_dict(cls, game: Game, data: dict[str, Any]) -> DrawBridgeState:
-        """The saved match, every deal of it replayed (see ``saves``)."""
-        from cardtable.drawbridge.saves import load
+        """The saved match, every deal of it replayed (see ``positions``)."""
+        from cardtable.drawbridge.positions import load
 
         assert isinstance(game, DrawBridge)
         return load(game, data)
 
-    # -- what a seat sees ------------------------------------------------------
-
-    def observation(self, seat: int | None) -> DrawBridgeObservation:
-        """What ``seat`` may know (None: a spectator): own hand and draws, all play, the
-        auction, the match scores; its size is bounded by one deal."""
-        if seat is not None:
-            check_seat(seat, 2)
-        show_top = self.game.show_stock_top
-        phase = self._phase
-        stock = self._stock
-        dealer = self._dealer
-        last = self._records[-1] if self._records else None
-        hands = self._hands
-        if show_top:
-            stock_start = self._deal_start[3]
-            shown = tuple((w, stock_start[2 * k])
-                          for k, w in enumerate(self._winners[:DRAW_TRICKS]))
-        else:
-            shown = ()
-        other = 1 - dealer
-        return DrawBridgeObservation(
-            seat=seat,
-            phase=PHASES[phase],
-            deal_number=self._deal_number,
-            dealer=dealer,
-            current_player=self._to_act,
-            winners=() if self._winner is None else (self._winner,),
-            hand=0 if seat is None else hands[seat],
-            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
-            stock_size=len(stock),
-            # 1.3 show_stock_top: the top card lies face up before each draw trick
-            stock_top=stock[-1] if show_top and phase == DRAW and stock else None,
-            shown_draws=shown,
-            drawn=() if seat is None else tuple(self._drawn(seat)),
-            played=tuple(self._played_by()),
-            lead=self._lead if self._lead >= 0 else None,
-            auction=tuple((other if i % 2 else dealer, c) for i, c in enumerate(self._calls)),
-            contract=self._contract,
-            tricks_won=(self._tricks_won[0], self._tricks_won[1]),
-            scores=(self._scores[0], self._scores[1]),
-            target=self.game.target,
-            last_deal=None if last is None else DealResult(
-                last.number, last.contract, last.declarer_tricks, last.points),
-            last_trick=trick_result(self._last_trick),
-        )
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The view from ``observation(seat)``: own hand and draws, all play, the auction;
-        from the auction on, the opponent's hand as the seat works it out (1.3)."""
-        obs = self.observation(seat)
-        played = obs.played
-        last = obs.last_deal
-        deduced = None
-        if seat is not None and obs.phase in ("auction", "play"):
-            # 1.3: every card played is public, so once the stock is empty the opponent
-            # holds every card that is neither the seat's nor played this deal
-            seen = obs.hand | mask_of(c for _, c in played)
-            deduced = card_names(cards_of(ALL_CARDS & ~seen))
-        return {
-            "game": self.game.name,
-            "seat": seat,
-            "phase": obs.phase,
-            "deal_number": obs.deal_number,
-            "dealer": obs.dealer,
-            "current_player": obs.current_player,
-            "is_terminal": obs.current_player is None,
-            "winners": list(obs.winners),
-            "legal": [a.notation for a in self.legal_actions()]
-            if seat is not None and seat == obs.current_player else [],
-            "hand": card_names(cards_of(obs.hand)),
-            "deduced_hand": deduced,
-            "hand_sizes": list(obs.hand_sizes),
-            "stock_size": obs.stock_size,
-            "stock_top": None if obs.stock_top is None else CARD_NAMES[obs.stock_top],
-            "shown_draws": [[w, CARD_NAMES[c]] for w, c in obs.shown_draws],
-            "drawn": card_names(obs.drawn),
-            "trick": [[played[-1][0], CARD_NAMES[played[-1][1]]]] if obs.lead is not None
-            else [],
-            "played": [[s, CARD_NAMES[c]] for s, c in played],
-            "auction": [[s, ACTIONS[c].notation] for s, c in obs.auction],
-            "contract": None if obs.contract is None else obs.contract.to_json(),
-            "tricks_won": list(obs.tricks_won),
-            "scores": list(obs.scores),
-            "target": obs.target,
-            "last_deal": None if last is None else {
-                "deal_number": last.number,
-                "contract": None if last.contract is None else last.contract.to_json(),
-                "declarer_tricks": last.declarer_tricks,
-                "points": list(last.points),
-            },
-            "last_trick": None if obs.last_trick is None else obs.last_trick.to_json(),
-        }
-
-    def resample(self, seat: int, rng: random.Random) -> DrawBridgeState:
-        """A deal ``seat`` cannot tell from this one: the unseen cards dealt afresh.
-
-        Kept: the seat's own cards and draws, every card played (with when and by whom),
-        the stock tops shown under ``show_stock_top``, and under ``follow_suit_in_draw``
-        each suit the opponent could not follow at that moment (see ``deduce``). From the
-        auction on every card is known by elimination, so the hands are the true ones.
-        """
-        check_seat(seat, 2)
-        new = self.clone()
-        new._rng = random.Random(rng.getrandbits(64))
-        new._legal = new._legal_ids = None
-        opp = 1 - seat
-        number, dealer, hands, stock, scores, records = self._deal_start
-        shown = self.game.show_stock_top
-        draw_winners = self._winners[:DRAW_TRICKS]
-        done = len(draw_winners)
-        # the unseen places of the deal: the opponent's dealt hand, its unseen draws, the stock
-        pool = cards_of(hands[opp])
-        draw_slots: list[tuple[int, int]] = []  # (time, stock position)
-        stock_slots: list[int] = []
-        for k, w in enumerate(draw_winners):
-            pos = 2 * k if w == opp else 2 * k + 1
-            if not (shown and w == opp):
-                draw_slots.append((k + 1, pos))
-                pool.append(stock[pos])
-        top_shown = shown and self._phase == DRAW
-        for pos in range(2 * done + top_shown, len(stock)):
-            stock_slots.append(pos)
-            pool.append(stock[pos])
-        # the windows of time in which each unseen card may have reached the opponent
-        last_time: dict[int, int] = {}
-        voids: list[tuple[int, int]] = []  # (draw trick, suit) the opponent could not follow
-        for i, (who, card) in enumerate(self._played_by()):
-            if who == opp:
-                last_time[card] = min(i // 2, DRAW_TRICKS)
-            if i % 2 and i < 2 * DRAW_TRICKS and who == opp and self.game.follow_suit_in_draw:
-                led = self._played[i - 1] // 13
-                if card // 13 != led:
-                    voids.append((i // 2, led))
-        windows: list[Window] = []
-        for card in pool:
-            hi = last_time.get(card, INF)
-            lo = max([k + 1 for k, suit in voids if suit == card // 13 and k < hi], default=0)
-            windows.append((card, lo, hi))
-        slots = [(0, HAND_SIZE)] + [(t, 1) for t, _ in draw_slots]
-        if stock_slots:
-            slots.append((INF, len(stock_slots)))
-        placed = deal_hidden(windows, slots, rng)
-        new_stock = list(stock)
-        for time, pos in draw_slots:
-            new_stock[pos] = placed[time][0]
-        for pos, card in zip(stock_slots, placed.get(INF, []), strict=True):
-            new_stock[pos] = card
-        new_hands = [0, 0]
-        new_hands[seat] = hands[seat]
-        new_hands[opp] = mask_of(placed[0])
-        new._deal_start = (number, dealer, (new_hands[0], new_hands[1]), tuple(new_stock),
-                           scores, records)
-        new._restart_deal()
-        new._replay(self._deal_actions())
-        return new
+    # what a seat sees (view.py) and can deduce (deduce.py)
+    observation = observe
+    _view = seat_view
+    resample = resample
 
 
 DrawBridge.state_class = DrawBridgeState

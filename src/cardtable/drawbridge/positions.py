@@ -19,9 +19,12 @@ from cardtable.core import (
     IllegalActionError,
     PositionError,
     check_card_supply,
+    missing_cards,
+    new_rng,
     position_cards,
     position_seat,
     restore_base,
+    unknown_keys,
 )
 from cardtable.drawbridge.game import (
     ACTIONS,
@@ -258,3 +261,43 @@ def _cards(what: str, value: Any) -> list[int]:
         if None not in cards:
             return cards  # type: ignore[return-value]
     return position_cards(what, value)
+
+
+def setup(game: DrawBridge, position: dict[str, Any]) -> DrawBridgeState:
+    """The start of a deal, before the first trick (API.md, Positions)."""
+    unknown_keys(game.name, position, ("dealer", "hands", "stock", "scores", "seed"))
+    rng = new_rng(position.get("seed"))
+    hands = position.get("hands")
+    if hands is not None:
+        if isinstance(hands, str) or not isinstance(hands, list | tuple) or len(hands) != 2:
+            raise PositionError("hands must be a list of 2 card lists, one per seat")
+        hands = [position_cards(f"hands[{seat}]", h) for seat, h in enumerate(hands)]
+        for seat, hand in enumerate(hands):
+            if len(hand) != HAND_SIZE:
+                raise PositionError(
+                    f"hands: seat {seat} holds {len(hand)} cards; a hand holds 13")
+    stock = position.get("stock")
+    if stock is not None:
+        stock = position_cards("stock", stock)
+        if len(stock) != 2 * DRAW_TRICKS:
+            raise PositionError(f"stock holds {len(stock)} cards; it must hold 26")
+    check_card_supply([c for h in hands or [] for c in h] + (stock or []), 1)
+    if hands is None:
+        pool = missing_cards(stock or [], 1)
+        rng.shuffle(pool)
+        hands = [pool[:HAND_SIZE], pool[HAND_SIZE:2 * HAND_SIZE]]
+    if stock is None:
+        stock = missing_cards([c for h in hands for c in h], 1)
+        rng.shuffle(stock)
+    dealer = (position_seat("dealer", position["dealer"], 2) if "dealer" in position
+              else rng.randrange(2))
+    scores = position.get("scores", [0, 0])
+    if (not isinstance(scores, list | tuple) or len(scores) != 2
+            or any(isinstance(x, bool) or not isinstance(x, int)
+                   or not 0 <= x < game.target for x in scores)):
+        raise PositionError(
+            f"scores must be 2 integers from 0 to {game.target - 1} (below the target "
+            f"{game.target}), not {scores!r}")
+    state = DrawBridgeState(game, rng, list(scores))
+    state._begin_deal(1, dealer, (mask_of(hands[0]), mask_of(hands[1])), tuple(stock))
+    return state

@@ -1,0 +1,162 @@
+"""What a seat sees of a Draw Bridge match: its typed observation and its view.
+
+Every card played is public; a seat sees its own hand and draws, the stock's top card
+under ``show_stock_top``, and from the auction on the other hand as it works it out
+(RULES 1.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cardtable.drawbridge.game as rules  # the game imports this module: read at call time
+from cardtable.cards import CARD_NAMES, card_names, cards_of, mask_of
+from cardtable.core import Observation, check_seat
+
+if TYPE_CHECKING:
+    from cardtable.drawbridge.game import Contract, DrawBridgeState, TrickResult
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The public result of a finished deal (the view's ``last_deal``)."""
+
+    number: int
+    #: None when the deal was passed out
+    contract: Contract | None
+    declarer_tricks: int
+    points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawBridgeObservation(Observation):
+    """What one seat (None: a spectator) may know of a Draw Bridge match; cards are ids."""
+
+    seat: int | None
+    #: "draw", "auction", "play" or "over"
+    phase: str
+    deal_number: int
+    dealer: int
+    #: the seat to act, None when the match is over
+    current_player: int | None
+    winners: tuple[int, ...]
+    #: the seat's cards as a 52-bit mask (bit c for card c); 0 for a spectator
+    hand: int
+    hand_sizes: tuple[int, int]
+    stock_size: int
+    #: the face-up top card of the stock (show_stock_top, draw phase), else None
+    stock_top: int | None
+    #: (seat that took it, card) for each shown stock card taken this deal (show_stock_top)
+    shown_draws: tuple[tuple[int, int], ...]
+    #: the cards the seat drew this deal, in order; () for a spectator
+    drawn: tuple[int, ...]
+    #: (seat, card) for every card played this deal, both phases, in order
+    played: tuple[tuple[int, int], ...]
+    #: the card led to the trick in progress, None when no trick is open
+    lead: int | None
+    #: (seat, action id) for every call of this deal's auction
+    auction: tuple[tuple[int, int], ...]
+    contract: Contract | None
+    #: play-phase tricks won this deal, per seat
+    tricks_won: tuple[int, int]
+    #: match points
+    scores: tuple[int, int]
+    target: int
+    last_deal: DealResult | None
+    #: the last completed trick of the match (this deal's, or the deal before's when
+    #: none is done yet), None before the first
+    last_trick: TrickResult | None
+
+
+def observe(state: DrawBridgeState, seat: int | None) -> DrawBridgeObservation:
+    """What ``seat`` may know (None: a spectator): own hand and draws, all play, the
+    auction, the match scores; its size is bounded by one deal."""
+    if seat is not None:
+        check_seat(seat, 2)
+    show_top = state.game.show_stock_top
+    phase = state._phase
+    stock = state._stock
+    dealer = state._dealer
+    last = state._records[-1] if state._records else None
+    hands = state._hands
+    if show_top:
+        stock_start = state._deal_start[3]
+        shown = tuple((w, stock_start[2 * k])
+                      for k, w in enumerate(state._winners[:rules.DRAW_TRICKS]))
+    else:
+        shown = ()
+    other = 1 - dealer
+    return DrawBridgeObservation(
+        seat=seat,
+        phase=rules.PHASES[phase],
+        deal_number=state._deal_number,
+        dealer=dealer,
+        current_player=state._to_act,
+        winners=() if state._winner is None else (state._winner,),
+        hand=0 if seat is None else hands[seat],
+        hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
+        stock_size=len(stock),
+        # 1.3 show_stock_top: the top card lies face up before each draw trick
+        stock_top=stock[-1] if show_top and phase == rules.DRAW and stock else None,
+        shown_draws=shown,
+        drawn=() if seat is None else tuple(state._drawn(seat)),
+        played=tuple(state._played_by()),
+        lead=state._lead if state._lead >= 0 else None,
+        auction=tuple((other if i % 2 else dealer, c) for i, c in enumerate(state._calls)),
+        contract=state._contract,
+        tricks_won=(state._tricks_won[0], state._tricks_won[1]),
+        scores=(state._scores[0], state._scores[1]),
+        target=state.game.target,
+        last_deal=None if last is None else DealResult(
+            last.number, last.contract, last.declarer_tricks, last.points),
+        last_trick=rules.trick_result(state._last_trick),
+    )
+
+
+def seat_view(state: DrawBridgeState, seat: int | None) -> dict[str, Any]:
+    """The view from ``observation(seat)``: own hand and draws, all play, the auction;
+    from the auction on, the opponent's hand as the seat works it out (1.3)."""
+    obs = observe(state, seat)
+    played = obs.played
+    last = obs.last_deal
+    deduced = None
+    if seat is not None and obs.phase in ("auction", "play"):
+        # 1.3: every card played is public, so once the stock is empty the opponent
+        # holds every card that is neither the seat's nor played this deal
+        seen = obs.hand | mask_of(c for _, c in played)
+        deduced = card_names(cards_of(rules.ALL_CARDS & ~seen))
+    return {
+        "game": state.game.name,
+        "seat": seat,
+        "phase": obs.phase,
+        "deal_number": obs.deal_number,
+        "dealer": obs.dealer,
+        "current_player": obs.current_player,
+        "is_terminal": obs.current_player is None,
+        "winners": list(obs.winners),
+        "legal": [a.notation for a in state.legal_actions()]
+        if seat is not None and seat == obs.current_player else [],
+        "hand": card_names(cards_of(obs.hand)),
+        "deduced_hand": deduced,
+        "hand_sizes": list(obs.hand_sizes),
+        "stock_size": obs.stock_size,
+        "stock_top": None if obs.stock_top is None else CARD_NAMES[obs.stock_top],
+        "shown_draws": [[w, CARD_NAMES[c]] for w, c in obs.shown_draws],
+        "drawn": card_names(obs.drawn),
+        "trick": [[played[-1][0], CARD_NAMES[played[-1][1]]]] if obs.lead is not None
+        else [],
+        "played": [[s, CARD_NAMES[c]] for s, c in played],
+        "auction": [[s, rules.ACTIONS[c].notation] for s, c in obs.auction],
+        "contract": None if obs.contract is None else obs.contract.to_json(),
+        "tricks_won": list(obs.tricks_won),
+        "scores": list(obs.scores),
+        "target": obs.target,
+        "last_deal": None if last is None else {
+            "deal_number": last.number,
+            "contract": None if last.contract is None else last.contract.to_json(),
+            "declarer_tricks": last.declarer_tricks,
+            "points": list(last.points),
+        },
+        "last_trick": None if obs.last_trick is None else obs.last_trick.to_json(),
+    }

@@ -206,7 +206,8 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class Declaration:
-    """A game declared once, at the top of its module: name, title, seats and options."""
+    """A game declared once, at the top of its module: name, title, seats, options and
+    export formats."""
 
     #: the name ``new_game`` takes, e.g. "sequence"
     name: str
@@ -217,6 +218,8 @@ class Declaration:
     default_players: int
     #: every option except ``players``, in the order of ``game.options``
     options: tuple[OptionSpec, ...]
+    #: the record formats the game exports besides JSON (``records.export``), e.g. ("pbn",)
+    exports: tuple[str, ...] = ()
 
     def option(self, name: str) -> OptionSpec:
         """The spec of option ``name`` (KeyError if the game has none)."""

@@ -43,7 +43,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             assert "seed" not in message.get("table", {})
         if message["type"] == "event":
             assert set(message) <= {"type", "version", "seat", "move", "drawn", "dealt",
-                                     "view"}
+                                     "phase", "public", "view"}
             state = states[message["version"]]
             for key in ("drawn", "dealt"):
                 if key in message:

@@ -68,6 +68,7 @@ DECLARATION = Declaration(
                    help="A failed contract gives the defender 50 points per undertrick "
                         "(100 doubled, 200 redoubled)."),
     ),
+    exports=("pbn",),
 )
 
 HAND_SIZE = 13

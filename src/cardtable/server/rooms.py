@@ -25,6 +25,7 @@ from cardtable.server.database import Database
 from cardtable.server.messages import (
     CreateTable,
     ErrorMessage,
+    Out,
     Presence,
     Result,
     SeatRequest,
@@ -108,7 +109,7 @@ class Room:
         since = self.away_since[seat]
         return since is not None and time.monotonic() - since >= self.takeover_after
 
-    def tell(self, message: ErrorMessage | Presence | str) -> None:
+    def tell(self, message: Out | str) -> None:
         """Send ``message`` to every connection of the room."""
         text = message if isinstance(message, str) else message.text()
         for conn in self.conns:
@@ -124,8 +125,9 @@ class Room:
         connected = self.connected()
         seats = [SeatSummary(seat=n, kind=s.kind, name=s.name,
                              bot=s.name if s.kind == "bot" else None,
-                             settings=dict(s.settings), taken=s.kind == "bot" or held
-                             is not None, connected=connected[n],
+                             settings=dict(s.settings),
+                             taken=s.kind == "bot" or held is not None,
+                             connected=connected[n],
                              bot_playing=s.kind == "person" and self.taken_over(n))
                  for n, (s, held) in enumerate(zip(table.seats, self.tokens, strict=True))]
         summary = TableSummary(id=self.id, game=self.game.name,

@@ -57,17 +57,19 @@ def explain(exc: ValidationError) -> str:
     return f"{where}: {text}" if where else text
 
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="In")
 
 
 def read(model: type[M], data: Any, code: str, what: str) -> M:
-    """``data`` as a ``model``, or a Refusal ``code`` saying what is wrong with ``what``."""
+    """``data`` as a ``model``, or a Refusal ``code`` saying what is wrong with ``what``
+    (and quoting the model's example, if it has one)."""
     if not isinstance(data, dict):
         raise Refusal(code, f"{what} must be a JSON object")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise Refusal(code, f"{what}: {explain(exc)}") from None
+        example = f"; e.g. {model.example}" if model.example else ""
+        raise Refusal(code, f"{what}: {explain(exc)}{example}") from None
 
 
 def _display_name(value: str) -> str:
@@ -95,7 +97,7 @@ class In(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     #: a message of the kind, for refusals to quote
-    example: ClassVar[str] = "{}"
+    example: ClassVar[str] = ""
 
 
 # ---------------------------------------------------------------- client to server
@@ -152,11 +154,7 @@ def read_message(data: Any) -> Incoming:
     model = INCOMING.get(kind) if isinstance(kind, str) else None
     if model is None:
         raise Refusal("message/bad", f"'type' is one of {', '.join(INCOMING)}")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise Refusal("message/bad", f"a {kind} message: {explain(exc)}; e.g. "
-                                     f"{model.example}") from None
+    return read(model, data, "message/bad", f"a {kind} message")
 
 
 # ---------------------------------------------------------------- HTTP request bodies

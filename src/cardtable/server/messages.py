@@ -62,9 +62,9 @@ M = TypeVar("M", bound="In")
 
 def read(model: type[M], data: Any, code: str, what: str) -> M:
     """``data`` as a ``model``, or a Refusal ``code`` saying what is wrong with ``what``
-    (and quoting the model's example, if it has one)."""
+    (and quoting the model's example, if it has one); message/bad if it is no object."""
     if not isinstance(data, dict):
-        raise Refusal(code, f"{what} must be a JSON object")
+        raise Refusal("message/bad", f"{what} must be a JSON object")
     try:
         return model.model_validate(data)
     except ValidationError as exc:

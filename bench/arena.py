@@ -27,8 +27,9 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
-from cardtable.bots import arena
-from cardtable.bots.executors import Running, open_executor
+from cardtable import arena
+from cardtable.arena import runner
+from cardtable.arena.executors import Running, open_executor
 
 
 @contextmanager
@@ -50,7 +51,7 @@ def measure(executor: str, workers: int, tasks: list[arena.Task], batch: int | N
         startup = time.perf_counter() - start
         # warm-up: every worker imports cardtable (one-game tasks, enough for each)
         list(arena.stream(tasks[:4 * workers], running, 1))
-        size = batch or arena.batch_size(tasks, running.parallelism)
+        size = batch or runner.batch_size(tasks, running.parallelism)
         clock = time.perf_counter()
         results = sorted(arena.stream(tasks, running, size), key=lambda r: r.index)
         wall = time.perf_counter() - clock

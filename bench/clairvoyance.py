@@ -4,7 +4,7 @@
     python bench/clairvoyance.py threethirteen --deals 10 --json
 
 Plays ISMCTS against the game's heuristic on ``--deals`` deals, each with both
-seatings (``cardtable.bots.arena``'s plan), twice over the very same tasks:
+seatings (``cardtable.arena``'s plan), twice over the very same tasks:
 once as the arena plays it, once with a *clairvoyant* ISMCTS whose every
 determinization is the true state (``resample`` replaced by ``clone``: it sees
 the other hands and the order of the cards still to come). The gap between the
@@ -23,7 +23,8 @@ from typing import Any
 
 import cardtable
 from _args import positive
-from cardtable.bots import arena
+from cardtable import arena
+from cardtable.arena.ratings import wilson_interval
 from cardtable.core import State
 
 
@@ -73,7 +74,7 @@ def main() -> None:
         print(json.dumps(report))
         return
     for name in ("honest", "clairvoyant"):
-        low, high = arena.wilson_interval(report[name], n)
+        low, high = wilson_interval(report[name], n)
         print(f"{name:12} ISMCTS vs heuristic: {report[name]:.1%} of {n} games "
               f"(95% interval {low:.1%}-{high:.1%})")
     print(f"same games: clairvoyant did better in {report['clairvoyant_better']}, "

@@ -15,7 +15,9 @@ import pytest
 
 import cardtable
 from cardtable import IllegalActionError, State
-from cardtable.cards import deck
+from cardtable.cards import CARD_NAMES, deck
+
+CARDS = frozenset(CARD_NAMES)
 
 
 def full_deck_counts(state: State) -> Counter[int]:
@@ -55,6 +57,55 @@ def check_views(state: State, rng: random.Random, resamples: int = 2) -> None:
                 assert [a.id for a in other.legal_actions()] == [
                     a.id for a in state.legal_actions()
                 ]
+
+
+def cards_named(data: Any) -> Counter[str]:
+    """Every card a JSON-able value names (in lists, dicts and move notation such as
+    "7H c4"), counted where it is named."""
+    found: Counter[str] = Counter()
+    if isinstance(data, str):
+        found.update(token for token in data.split() if token in CARDS)
+    elif isinstance(data, dict):
+        for value in data.values():
+            found.update(cards_named(value))
+    elif isinstance(data, list | tuple):
+        for value in data:
+            found.update(cards_named(value))
+    return found
+
+
+def hands_of(state: State) -> list[Counter[str]]:
+    return [Counter(state.view(s, history=False)["hand"]) for s in range(state.game.num_players)]
+
+
+def check_event(state: State, action: cardtable.Action, mover: int,
+                before: list[Counter[str]], seen: Counter[str] | None) -> None:
+    """The move event of ``action`` (just applied by ``mover``): it names the move, its
+    phase is one of the game's, and the cards each seat received add up to its hand's
+    change. ``seen``: the cards the spectator's views before and after the move name; the
+    event's public part names no other (it tells nothing a seat's view hides)."""
+    event = state.last_event
+    assert event is not None and event.seat == mover and event.move == str(action)
+    assert event.phase in state.game.declaration.phases
+    json.dumps(event.for_seat(mover))
+    after = hands_of(state)
+    for seat in range(state.game.num_players):
+        got = event.private.get(seat, {})
+        assert set(got) <= {"drawn", "dealt"} and len(got) <= 1
+        if "dealt" in got:
+            assert after[seat] == Counter(got["dealt"]), f"seat {seat}: {event}"
+            continue
+        expected = before[seat].copy()
+        if seat == mover and "card" in event.public:
+            assert expected[event.public["card"]] > 0, f"{event}: the mover lacked its card"
+            expected[event.public["card"]] -= 1
+        expected.update(got.get("drawn", []))
+        assert +expected == after[seat], f"seat {seat}'s hand does not follow {event}"
+    if seen is not None:
+        told = cards_named(event.public)
+        assert not told - seen, f"{event} tells {told - seen}, which no view shows"
+    assert event.for_seat(None) == {"seat": mover, "move": event.move, "phase": event.phase,
+                                    "public": event.public}
 
 
 def check_illegal_inputs(state: State, rng: random.Random) -> None:
@@ -106,7 +157,12 @@ def check_playout(
             before = state.to_dict()
             child = state.after(action)
             assert state.to_dict() == before, "after() changed the original"
+            seen = cards_named(state.view(None))
+        hands = hands_of(state)
+        mover = state.current_player
         state.apply(action)
+        check_event(state, action, mover, hands,
+                    seen + cards_named(state.view(None)) if heavy else None)
         twin.apply(action.id)
         if heavy:
             assert child.to_dict() == state.to_dict()

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # modules whose docstrings carry examples (Examples sections, shown by the reference)
 EXAMPLES = ["cardtable", "cardtable.cards", "cardtable.records", "cardtable.bots",
-            "cardtable.drawbridge.scoring", "cardtable.threethirteen.melds"]
+            "cardtable.arena", "cardtable.local", "cardtable.drawbridge.scoring",
+            "cardtable.threethirteen.melds"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

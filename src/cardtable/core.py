@@ -155,13 +155,15 @@ def check_bool(name: str, value: Any) -> bool:
     return value
 
 
-def check_choice(name: str, value: Any, choices: Sequence[str]) -> str:
-    if value not in choices:
+def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
+    """``value`` if it is one of ``choices`` (never a bool standing for 1 or 0), else an
+    OptionsError naming the option and the choices."""
+    if value not in choices or isinstance(value, bool):
         raise OptionsError(
             f"option {name}={value!r} is not allowed; choose one of "
             f"{', '.join(map(repr, choices))}"
         )
-    return str(value)
+    return value
 
 
 # ---------------------------------------------------------------- declarations
@@ -195,12 +197,7 @@ class OptionSpec:
         if self.kind == "bool":
             return check_bool(self.name, value)
         if self.kind == "choice":
-            if value not in self.choices or isinstance(value, bool):
-                raise OptionsError(
-                    f"option {self.name}={value!r} is not allowed; choose one of "
-                    f"{', '.join(map(repr, self.choices))}"
-                )
-            return value
+            return check_choice(self.name, value, self.choices)
         raise AssertionError(f"unknown option kind {self.kind!r}")
 
 
@@ -218,6 +215,10 @@ class Declaration:
     default_players: int
     #: every option except ``players``, in the order of ``game.options``
     options: tuple[OptionSpec, ...]
+    #: the phases a move can be made in, in the order they come (``MoveEvent.phase``)
+    phases: tuple[str, ...] = ("play",)
+    #: the board's cells row by row, as card notation ("XX" a corner): Sequence's layout
+    board: tuple[tuple[str, ...], ...] | None = None
     #: the record formats the game exports besides JSON (``records.export``), e.g. ("pbn",)
     exports: tuple[str, ...] = ()
 
@@ -309,6 +310,42 @@ def unknown_keys(game: str, position: dict[str, Any], keys: Iterable[str]) -> No
         )
 
 
+# ---------------------------------------------------------------- move events
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEvent:
+    """What one accepted move did, as the game tells it (``state.last_event``).
+
+    ``public`` is what every seat and spectator learns: the move's facts in the game's
+    words (the card played and where, a trick and its winner, a contract, a sequence, the
+    hands of a finished round ...), JSON-able, card notation as in views. ``private`` holds,
+    per seat, the cards that came into that seat's hand with the move: ``{"drawn": [...]}``
+    (on top of what it held) or ``{"dealt": [...]}`` (its whole new hand, when a new deal
+    or round replaced the old one); a seat that received nothing is absent. The key
+    ``"card"`` of ``public``, when present, is the card that left the mover's hand.
+    """
+
+    #: the seat that moved
+    seat: int
+    #: the move in notation
+    move: str
+    #: the phase the move was made in (one of the declaration's ``phases``)
+    phase: str
+    public: dict[str, Any]
+    private: dict[int, dict[str, list[str]]]
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may know it (None: a spectator), as JSON-able data:
+        ``seat``, ``move``, ``phase``, ``public`` and that seat's own ``drawn`` or
+        ``dealt`` cards."""
+        out: dict[str, Any] = {"seat": self.seat, "move": self.move, "phase": self.phase,
+                               "public": self.public}
+        if seat is not None and seat in self.private:
+            out.update(self.private[seat])
+        return out
+
+
 # ---------------------------------------------------------------- observations
 
 
@@ -374,6 +411,27 @@ class Game:
         """The team ``seat`` plays for, 0..num_teams-1."""
         return seat
 
+    def describe(self) -> dict[str, Any]:
+        """What a front end needs to draw this game, as JSON-able data: the declaration's
+        facts (name, title, phases, board), these options, each seat's team and the game's
+        own facts (Three Thirteen: the wild rank of each round)."""
+        d = self.declaration
+        return {
+            "name": d.name,
+            "title": d.title,
+            "options": dict(self.options),
+            "num_players": self.num_players,
+            "num_teams": self.num_teams,
+            "teams": [self.team_of(s) for s in range(self.num_players)],
+            "phases": list(d.phases),
+            "board": None if d.board is None else [list(row) for row in d.board],
+            **self._facts(),
+        }
+
+    def _facts(self) -> dict[str, Any]:
+        """Facts of this game that ``describe`` adds, for front ends (none by default)."""
+        return {}
+
     def deal(self, seed: int | None = None) -> State:
         """A whole match or game from its first deal; ``seed=None`` picks a fresh seed.
 
@@ -429,6 +487,8 @@ class State:
     _rng: random.Random
     _legal: list[Action] | None
     _legal_ids: list[int] | None
+    #: the game's note of what the last move did (``_apply``'s return), for ``last_event``
+    _news: Any
 
     def _init_base(self, game: Game, rng: random.Random) -> None:
         self.game = game
@@ -437,6 +497,7 @@ class State:
         self._rng = rng
         self._legal = None
         self._legal_ids = None
+        self._news = None
 
     # -- hooks a game fills in -----------------------------------------
 
@@ -460,8 +521,15 @@ class State:
         """Ids of the legal actions, each once, in a fixed order."""
         raise NotImplementedError
 
-    def _apply(self, action: Action) -> None:
-        """Carry out a legal action, with any automatic chance that follows it."""
+    def _apply(self, action: Action) -> Any:
+        """Carry out a legal action, with any automatic chance that follows it; return a
+        small note (never None) of what happened that the state after the move cannot tell,
+        for :meth:`_event` (a drawn card, a removed chip's team ...)."""
+        raise NotImplementedError
+
+    def _event(self, seat: int, action: Action, news: Any) -> MoveEvent:
+        """The event of ``seat``'s ``action``, just applied; ``news`` is what ``_apply``
+        returned. Called right after the move, so it may read the state after it."""
         raise NotImplementedError
 
     def _parse(self, text: str) -> int:
@@ -551,7 +619,18 @@ class State:
             raise IllegalMoveError(self._why_illegal(a))
         self._legal = self._legal_ids = None
         self.history.append((seat, table[a.id]))
-        self._apply(table[a.id])
+        self._news = self._apply(table[a.id])
+
+    @property
+    def last_event(self) -> MoveEvent | None:
+        """What the last move applied to this state did (see :class:`MoveEvent`); None
+        before the first move, and in a state made by ``state_from_dict`` or ``resample``
+        until it moves again."""
+        news = self._news
+        if news is None or not self.history:
+            return None
+        seat, action = self.history[-1]
+        return self._event(seat, action, news)
 
     def clone(self: S) -> S:
         """An independent deep copy."""
@@ -607,7 +686,7 @@ class State:
         """What pickles: every field but the caches (rebuilt on demand), the history as
         two bytes per seat and per action id."""
         fields = self.__dict__.copy()
-        fields["_legal"] = fields["_legal_ids"] = None
+        fields["_legal"] = fields["_legal_ids"] = fields["_news"] = None
         fields["history"] = array("H", [x for seat, a in self.history for x in (seat, a.id)])
         return fields
 

@@ -21,43 +21,151 @@ import importlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import cardtable
 from cardtable.core import CardtableError, IllegalActionError, OptionsError, State
+from cardtable.local import now
 
 FORMAT = "cardtable-record"
 VERSION = 1
-SEAT_KINDS = ("human", "bot")
 
 
 class RecordError(CardtableError, ValueError):
     """A record that cannot be read or does not replay, saying what is wrong."""
 
 
+#: who can sit in a seat; "human" is read as an old name of "person"
+SEAT_KINDS = ("person", "bot")
+_SEAT_ALIASES = {"human": "person"}
+
+
 @dataclass(frozen=True)
 class Seat:
-    """Who played a seat: ``Seat("human", "Ann")`` or ``Seat("bot", "heuristic")``.
+    """Who plays a seat: ``Seat("person", "Ann")`` or ``Seat("bot", "ismcts", {"seconds": 1})``.
 
-    For a bot, ``name`` is the bot kind that ``cardtable.bots.make`` takes.
+    For a bot, ``name`` is the bot kind that ``cardtable.bots.make`` takes and ``settings``
+    its budget; a person's settings are empty. ``"human"`` is read as an old name of
+    ``"person"`` (record files write it so, as they always have).
     """
 
     kind: str
     name: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        kind = _SEAT_ALIASES.get(self.kind, self.kind)
+        if kind not in SEAT_KINDS:
+            raise OptionsError(f"a seat is a 'person' or a 'bot', not {self.kind!r}")
+        if kind == "person" and self.settings:
+            raise OptionsError(f"{self.name}: a person's seat takes no bot settings")
+        object.__setattr__(self, "kind", kind)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
 
     def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "name": self.name}
+        """The seat as a record file holds it (a person is ``"human"`` there; a bot's
+        settings are not kept)."""
+        return {"kind": "human" if self.kind == "person" else "bot", "name": self.name}
 
 
 def default_seats(num_players: int) -> list[Seat]:
-    return [Seat("human", f"seat {s}") for s in range(num_players)]
+    return [Seat("person", f"seat {s}") for s in range(num_players)]
 
 
-def now() -> str:
-    """The current UTC time as ISO 8601 to the second, e.g. ``2025-01-31T18:04:05Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+@dataclass(frozen=True)
+class GameLog:
+    """A game as the moves that make it: the game and its options, where it began (the
+    seed of ``Game.deal``, or ``start``: the ``State.to_dict()`` of a first position), and
+    every move since as (seat, notation).
+
+    A record is a log plus its seats, result and time; a stored table, a bot's or a hint's
+    job and an arena game are a log plus what they add. The log replays: :meth:`replay`,
+    :meth:`positions`.
+    """
+
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    start: dict[str, Any] | None = None
+    moves: tuple[tuple[int, str], ...] = ()
+
+    @classmethod
+    def of_state(cls, state: State, start: State | None = None) -> GameLog:
+        """The log of ``state``'s game so far.
+
+        A game dealt with ``Game.deal`` needs nothing more (it knows its seed); one that
+        began at a ``setup`` or loaded position needs ``start``, a copy of that position
+        taken before any move, whose history ``state.history`` continues.
+        """
+        game = state.game
+        if start is not None:
+            done = len(start.history)
+            if start.game != game or [a.id for _, a in state.history[:done]] != [
+                    a.id for _, a in start.history]:
+                raise RecordError("start is not an earlier position of this game")
+            begin: dict[str, Any] | None = start.to_dict()
+            seed = None
+        elif state.seed is not None:
+            begin, seed, done = None, state.seed, 0
+        else:
+            raise RecordError(
+                "this state did not come from Game.deal(seed), so its record needs start=, "
+                "a copy of the position the game started from")
+        return cls(game.name, dict(game.options), seed, begin,
+                   tuple((seat, a.notation) for seat, a in state.history[done:]))
+
+    def then(self, seat: int, move: str) -> GameLog:
+        """This log with one more move."""
+        return GameLog(self.game, self.options, self.seed, self.start,
+                       (*self.moves, (seat, move)))
+
+    def new_game(self) -> cardtable.Game:
+        return _new_game(self.game, self.options)
+
+    def start_state(self) -> State:
+        """The first position: ``deal(seed)`` or the saved starting state."""
+        if self.start is not None:
+            try:
+                return cardtable.state_from_dict(json.loads(json.dumps(self.start)))
+            except CardtableError as exc:
+                raise RecordError(f"'start' is not a valid {self.game} position: {exc}") from None
+        return self.new_game().deal(seed=self.seed)
+
+    def walk(self) -> Iterator[State]:
+        """The one live state, yielded at the start and after each move (copy it to keep
+        it); RecordError names the first move that does not replay."""
+        state = self.start_state()
+        yield state
+        total = len(self.moves)
+        for number, (seat, notation) in enumerate(self.moves, 1):
+            where = f"action {number} of {total} ({notation!r} by seat {seat})"
+            if state.current_player != seat:
+                actor = ("nobody: the game is over" if state.current_player is None
+                         else f"seat {state.current_player}")
+                raise RecordError(f"{where}: it is the turn of {actor}")
+            # a log holds canonical notation: found among the legal moves it needs no
+            # parsing (a long log replays several times faster)
+            action = next((a for a in state.legal_actions() if a.notation == notation), None)
+            try:
+                state.apply(notation if action is None else action)
+            except IllegalActionError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+            yield state
+
+    def replay(self) -> State:
+        """The position after every move."""
+        for state in self.walk():
+            final = state
+        return final
+
+    def positions(self) -> Iterator[State]:
+        """The start, then the position after each move: independent states, in order."""
+        for state in self.walk():
+            yield state.clone()
 
 
 @dataclass
@@ -95,15 +203,23 @@ class Record:
             "saved": now(),
         }
 
+    @property
+    def log(self) -> GameLog:
+        """The game log the record holds."""
+        return GameLog(self.game, dict(self.options), self.seed, self.start,
+                       tuple(self.actions))
+
+    @classmethod
+    def of_log(cls, log: GameLog, seats: list[Seat], result: dict[str, Any] | None = None,
+               created: str | None = None) -> Record:
+        """A record of ``log`` with its seats, result and time."""
+        return cls(game=log.game, options=dict(log.options), seed=log.seed, start=log.start,
+                   seats=list(seats), actions=list(log.moves), result=result,
+                   created=created or now())
+
     def start_state(self) -> State:
         """The first position: ``deal(seed)`` or the saved starting state."""
-        if self.start is not None:
-            try:
-                return cardtable.state_from_dict(json.loads(json.dumps(self.start)))
-            except CardtableError as exc:
-                raise RecordError(f"'start' is not a valid {self.game} position: {exc}") from None
-        game = _new_game(self.game, self.options)
-        return game.deal(seed=self.seed)
+        return self.log.start_state()
 
 
 def result_of(state: State) -> dict[str, Any] | None:
@@ -121,57 +237,14 @@ def record_of(state: State, seats: list[Seat] | None = None, start: State | None
     began at a ``setup`` or loaded position needs ``start``, a copy of that position
     taken before any move, whose history ``state.history`` continues.
     """
-    game = state.game
-    if start is not None:
-        done = len(start.history)
-        if start.game != game or [a.id for _, a in state.history[:done]] != [
-                a.id for _, a in start.history]:
-            raise RecordError("start is not an earlier position of this game")
-        begin: dict[str, Any] | None = start.to_dict()
-        seed = None
-    elif state.seed is not None:
-        begin, seed, done = None, state.seed, 0
-    else:
-        raise RecordError(
-            "this state did not come from Game.deal(seed), so its record needs start=, "
-            "a copy of the position the game started from")
-    seats = list(seats) if seats is not None else default_seats(game.num_players)
-    if len(seats) != game.num_players:
-        raise RecordError(f"{len(seats)} seats given for {game.num_players} players")
-    return Record(
-        game=game.name,
-        options=dict(game.options),
-        seed=seed,
-        start=begin,
-        seats=seats,
-        actions=[(seat, a.notation) for seat, a in state.history[done:]],
-        result=result_of(state),
-        created=created or now(),
-    )
+    log = GameLog.of_state(state, start)
+    seats = list(seats) if seats is not None else default_seats(state.game.num_players)
+    if len(seats) != state.game.num_players:
+        raise RecordError(f"{len(seats)} seats given for {state.game.num_players} players")
+    return Record.of_log(log, seats, result_of(state), created)
 
 
 # ---------------------------------------------------------------- replaying
-
-
-def _walk(record: Record) -> Iterator[State]:
-    """The one live state, yielded at the start and after each action."""
-    state = record.start_state()
-    yield state
-    total = len(record.actions)
-    for number, (seat, notation) in enumerate(record.actions, 1):
-        where = f"action {number} of {total} ({notation!r} by seat {seat})"
-        if state.current_player != seat:
-            actor = ("nobody: the game is over" if state.current_player is None
-                     else f"seat {state.current_player}")
-            raise RecordError(f"{where}: it is the turn of {actor}")
-        # a record holds canonical notation: found among the legal moves it needs no
-        # parsing (a long record replays several times faster)
-        action = next((a for a in state.legal_actions() if a.notation == notation), None)
-        try:
-            state.apply(notation if action is None else action)
-        except IllegalActionError as exc:
-            raise RecordError(f"{where}: {exc}") from None
-        yield state
 
 
 def positions(record: Record) -> Iterator[State]:
@@ -179,8 +252,7 @@ def positions(record: Record) -> Iterator[State]:
 
     RecordError names the first action that does not replay.
     """
-    for state in _walk(record):
-        yield state.clone()
+    return record.log.positions()
 
 
 class Positions:
@@ -218,8 +290,7 @@ class Positions:
 
 def replay(record: Record) -> State:
     """The position after every action of the record, checked against its result."""
-    for state in _walk(record):
-        final = state
+    final = record.log.replay()
     expected = result_of(final)
     if record.result is not None and expected != record.result:
         if expected is None:
@@ -346,7 +417,7 @@ def _seats(value: Any, n: int) -> list[Seat]:
         raise RecordError(f"'seats' must list the {n} seats of the game")
     seats = []
     for number, item in enumerate(value):
-        if (not isinstance(item, dict) or item.get("kind") not in SEAT_KINDS
+        if (not isinstance(item, dict) or item.get("kind") not in ("human", "bot")
                 or not isinstance(item.get("name"), str)):
             raise RecordError(f"seats[{number}] must be {{\"kind\": \"human\" or \"bot\", "
                               f"\"name\": text}}, not {item!r}")

@@ -20,80 +20,37 @@ version it saw, with the cards that seat drew and nothing it may not know.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import cardtable
 from cardtable import records
-from cardtable.cards import RANKS, SUITS
 from cardtable.core import (
     Action,
     CardtableError,
     IllegalActionError,
+    MoveEvent,
     NotYourTurnError,
     OptionsError,
     State,
 )
+from cardtable.local import now
+from cardtable.records import GameLog, Seat
 
 if TYPE_CHECKING:
     from cardtable.bots import Bot, Hint
 
-__all__ = ["BotJob", "NotYourTurnError", "Seat", "Table", "run_bot_job"]
-
-SEAT_KINDS = ("person", "bot")
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Who plays a seat: ``Seat("person", "Ann")`` or ``Seat("bot", "ismcts", {"seconds": 1})``.
-
-    For a bot, ``name`` is the bot kind of ``cardtable.bots.make`` and ``settings`` its
-    budget; a person's settings are empty. (Records name a person's seat ``"human"``;
-    :meth:`to_record` and :meth:`from_record` convert.)
-    """
-
-    kind: str
-    name: str
-    settings: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.kind not in SEAT_KINDS:
-            raise OptionsError(f"a seat is a 'person' or a 'bot', not {self.kind!r}")
-        if self.kind == "person" and self.settings:
-            raise OptionsError(f"{self.name}: a person's seat takes no bot settings")
-
-    def to_record(self) -> records.Seat:
-        return records.Seat("human" if self.kind == "person" else "bot", self.name)
-
-    @classmethod
-    def from_record(cls, seat: records.Seat) -> Seat:
-        return cls("person" if seat.kind == "human" else "bot", seat.name)
-
-
-def _deal_of(view: dict[str, Any]) -> tuple[Any, Any]:
-    """Which deal (Draw Bridge) or round (Three Thirteen) a view shows: a new one deals
-    every hand afresh."""
-    return view.get("deal_number"), view.get("round")
-
-
-def _is_card(token: str) -> bool:
-    return len(token) == 2 and token[0] in RANKS and token[1] in SUITS
-
+__all__ = ["BotJob", "GameLog", "HintJob", "NotYourTurnError", "Seat", "Table", "run_bot_job",
+           "run_hint_job"]
 
 @dataclass(frozen=True)
 class BotJob:
-    """The work of a bot choosing one move, as plain data: it pickles, so that a process
-    pool, Dask or Ray can run it (:func:`run_bot_job`)."""
+    """The work of a bot choosing one move, as plain data: a game log, the seat to move,
+    the bot and its randomness. It pickles, so that a process pool, Dask or Ray can run
+    it (:func:`run_bot_job`)."""
 
-    game: str
-    options: dict[str, Any]
-    seed: int | None
-    #: ``State.to_dict()`` of the first position when the game did not start from a seed
-    start: dict[str, Any] | None
-    #: every move since the start, in notation
-    moves: tuple[str, ...]
+    log: GameLog
     seat: int
     #: the bot kind (cardtable.bots.KINDS) and its settings
     kind: str
@@ -101,19 +58,39 @@ class BotJob:
     bot_seed: int
 
 
+def _position(log: GameLog, seat: int) -> State:
+    """The log's last position, with ``seat`` to act (NotYourTurnError otherwise)."""
+    state = log.replay()
+    if state.current_player != seat:
+        raise NotYourTurnError(f"seat {seat} is not to act after {len(log.moves)} moves")
+    return state
+
+
 def run_bot_job(job: BotJob) -> str:
     """The notation of the move the job's bot chooses (in whatever process runs it)."""
     from cardtable import bots
 
-    if job.start is not None:
-        state = cardtable.state_from_dict(job.start)
-    else:
-        state = cardtable.new_game(job.game, **job.options).deal(seed=job.seed)
-    for move in job.moves:
-        state.apply(move)
-    if state.current_player != job.seat:
-        raise NotYourTurnError(f"seat {job.seat} is not to act after {len(job.moves)} moves")
+    state = _position(job.log, job.seat)
     return str(bots.make(job.kind, seed=job.bot_seed, **job.settings).choose(state))
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """A hint for the seat to act, as plain, picklable data (:func:`run_hint_job`)."""
+
+    log: GameLog
+    seat: int
+    #: the searching bot's budget, as for ``cardtable.bots.make``; None: the default
+    budget: dict[str, Any] | None = None
+    #: the search's randomness; None: fresh
+    seed: int | None = None
+
+
+def run_hint_job(job: HintJob) -> Hint:
+    """The hint the job asks for (in whatever process runs it)."""
+    from cardtable import bots
+
+    return bots.hint(_position(job.log, job.seat), job.seat, budget=job.budget, seed=job.seed)
 
 
 class Table:
@@ -148,7 +125,7 @@ class Table:
         self.moves: list[tuple[int, str]] = []
         self.hint_budget = hint_budget
         self.on_move = on_move
-        self.created = created or records.now()
+        self.created = created or now()
         self._bot_seed = bot_seed if bot_seed is not None else (
             random.SystemRandom().getrandbits(63))
         rng = random.Random(self._bot_seed)
@@ -160,10 +137,8 @@ class Table:
                 self._bots[seat] = given.pop(seat) if seat in given else _make_bot(who, seed)
         if given:
             raise OptionsError(f"a bot is given for seat {min(given)}, which is not a bot's")
-        # what each seat that asked for events has seen: its hand now, and per version the
-        # cards that came into its hand ({"drawn": [...]} or, at a new deal, {"dealt": [...]})
-        self._hands: dict[int, tuple[Counter[str], Any]] = {}
-        self._cards: dict[int, dict[int, dict[str, list[str]]]] = {}
+        #: what each accepted move did, as the game told it (``events[v - 1]``: version v)
+        self.events: list[MoveEvent] = []
         self._views: dict[int | None, dict[str, Any]] = {}
 
     # -- making tables ---------------------------------------------------------
@@ -201,11 +176,14 @@ class Table:
     @classmethod
     def from_record(cls, record: records.Record, **table: Any) -> Table:
         """The table at the last position of a game record."""
-        game = cardtable.new_game(record.game, **record.options)
-        seats = [Seat.from_record(who) for who in record.seats]
         table.setdefault("created", record.created)
-        return cls.from_moves(game, seats, seed=record.seed, start=record.start,
-                              moves=[move for _, move in record.actions], **table)
+        return cls.from_log(record.log, record.seats, **table)
+
+    @classmethod
+    def from_log(cls, log: GameLog, seats: Sequence[Seat], **table: Any) -> Table:
+        """The table at the last position of a game log."""
+        return cls.from_moves(log.new_game(), seats, seed=log.seed, start=log.start,
+                              moves=[move for _, move in log.moves], **table)
 
     # -- whose turn ------------------------------------------------------------
 
@@ -282,12 +260,15 @@ class Table:
         if seat is None or self.seats[seat].kind != "bot":
             raise NotYourTurnError("no bot is to act")
         who = self.seats[seat]
-        game = self.state.game
-        return BotJob(game.name, dict(game.options), self.seed,
-                      None if self._start is None else self._start.to_dict(),
-                      tuple(move for _, move in self.moves), seat, who.name,
-                      dict(who.settings),
+        return BotJob(self.log(), seat, who.name, dict(who.settings),
                       random.Random(f"{self._bot_seed}:{self.version}").getrandbits(63))
+
+    def hint_job(self, seat: int, budget: dict[str, Any] | None = None) -> HintJob:
+        """:meth:`hint` as plain, picklable data for :func:`run_hint_job`."""
+        self._check_seat(seat)
+        if seat != self.state.current_player:
+            raise NotYourTurnError(f"a hint is for the seat to act, not seat {seat}")
+        return HintJob(self.log(), seat, budget or self.hint_budget)
 
     def hint(self, seat: int, budget: dict[str, Any] | None = None) -> Hint:
         """A searching bot's advice for ``seat``, the seat to act (``budget`` as for
@@ -305,10 +286,10 @@ class Table:
         action = state.history[-1][1]
         assert seat is not None
         self.moves.append((seat, action.notation))
+        event = state.last_event
+        assert event is not None
+        self.events.append(event)
         self._views.clear()
-        for tracked in self._hands:
-            self._note_cards(tracked, self.version, seat, action.notation,
-                             self._seat_view(tracked))
         if self.on_move is not None:
             self.on_move(self)
         return action
@@ -316,81 +297,33 @@ class Table:
     # -- what a seat sees --------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may know now, without the history, with the
-        table's ``"version"`` and, for the seat to act, its ``"legal"`` moves in notation."""
+        """What ``seat`` (None: a spectator) may know now: the game's view without the
+        history (its ``"legal"`` moves in notation are the seat to act's, else empty),
+        with the table's ``"version"``."""
         if seat is not None:
             self._check_seat(seat)
         view = dict(self._seat_view(seat))
         view["version"] = self.version
-        if seat is not None and seat == self.state.current_player:
-            view["legal"] = [a.notation for a in self.state.legal_actions()]
         return view
 
     def events_since(self, version: int, seat: int | None) -> list[dict[str, Any]]:
-        """One event per move accepted after ``version``, as ``seat`` may know it:
-        ``{"version": v, "seat": s, "move": "7H c4"}``, plus the cards that came into
-        ``seat``'s own hand with that move: ``"drawn"`` (cards drawn, taken or dealt on
-        top of what it held) or ``"dealt"`` (its whole new hand, when a new deal or round
-        replaced the old one). A spectator (None) gets no cards."""
+        """One event per move accepted after ``version``, as ``seat`` may know it: the
+        game's :class:`~cardtable.core.MoveEvent` cut for that seat (``MoveEvent.for_seat``:
+        ``seat``, ``move``, ``phase``, ``public``, and that seat's own ``drawn`` or
+        ``dealt`` cards) with the table's ``version``. A spectator (None) gets no cards."""
         if isinstance(version, bool) or not isinstance(version, int) or not (
                 0 <= version <= self.version):
             raise OptionsError(f"version must be 0 to {self.version}, not {version!r}")
         if seat is not None:
             self._check_seat(seat)
-            self._track(seat)
-        cards = self._cards.get(seat, {}) if seat is not None else {}
-        events = []
-        for number in range(version + 1, self.version + 1):
-            mover, move = self.moves[number - 1]
-            event: dict[str, Any] = {"version": number, "seat": mover, "move": move}
-            event.update(cards.get(number, {}))
-            events.append(event)
-        return events
+        return [{"version": number, **self.events[number - 1].for_seat(seat)}
+                for number in range(version + 1, self.version + 1)]
 
     def _seat_view(self, seat: int | None) -> dict[str, Any]:
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = self.state.view(seat, history=False)
         return view
-
-    def _track(self, seat: int) -> None:
-        """Follow ``seat``'s hand from now on, after working out its cards so far."""
-        if seat in self._hands:
-            return
-        self._cards[seat] = {}
-        state = self.start_state()
-        view = state.view(seat, history=False)
-        self._hands[seat] = Counter(view["hand"]), _deal_of(view)
-        for number, (mover, move) in enumerate(self.moves, 1):
-            state.apply(move)
-            self._note_cards(seat, number, mover, move, state.view(seat, history=False))
-
-    def _note_cards(self, seat: int, version: int, mover: int, move: str,
-                    view: dict[str, Any]) -> None:
-        """Record the cards that came into ``seat``'s hand with ``mover``'s ``move``
-        (move number ``version``); ``view`` is ``seat``'s view after it."""
-        (before, deal), after = self._hands[seat], Counter(view["hand"])
-        self._hands[seat] = after, _deal_of(view)
-        if deal != _deal_of(view):
-            self._cards[seat][version] = {"dealt": list(view["hand"])}
-            return
-        if after == before and mover != seat:
-            return
-        kept = before.copy()
-        if mover == seat:
-            # a card the move names leaves the mover's hand, except a Draw Bridge bid that
-            # reads like a card (2S): in a one-deck game a card still held within a deal
-            # was not played
-            for token in move.split():
-                if _is_card(token) and kept[token] and (
-                        self.state.game.decks > 1 or after[token] < before[token]):
-                    kept[token] -= 1
-        if kept <= after:
-            drawn = after - kept
-            if drawn:
-                self._cards[seat][version] = {"drawn": sorted(drawn.elements())}
-        else:
-            self._cards[seat][version] = {"dealt": list(view["hand"])}
 
     # -- the record ------------------------------------------------------------
 
@@ -400,19 +333,17 @@ class Table:
             return self._start.clone()
         return self.state.game.deal(seed=self.seed)
 
+    def log(self) -> GameLog:
+        """The game so far as a log: where it began and every move accepted."""
+        game = self.state.game
+        return GameLog(game.name, dict(game.options), self.seed,
+                       None if self._start is None else self._start.to_dict(),
+                       tuple(self.moves))
+
     def record(self) -> records.Record:
         """The game's record so far (finished when the game is over)."""
-        game = self.state.game
-        return records.Record(
-            game=game.name,
-            options=dict(game.options),
-            seed=self.seed,
-            start=None if self._start is None else self._start.to_dict(),
-            seats=[who.to_record() for who in self.seats],
-            actions=list(self.moves),
-            result=records.result_of(self.state),
-            created=self.created,
-        )
+        return records.Record.of_log(self.log(), self.seats, records.result_of(self.state),
+                                     self.created)
 
     def _check_seat(self, seat: Any) -> None:
         n = len(self.seats)

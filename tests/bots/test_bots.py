@@ -1,20 +1,17 @@
-"""Bots: legal, deterministic for a seed, blind to hidden cards; hints; the arena."""
+"""Bots: legal, deterministic for a seed, blind to hidden cards; hints."""
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 import cardtable
 from cardtable import IllegalActionError, OptionsError
 from cardtable.bots import KINDS, hint, make
-from cardtable.bots.arena import outcome, plan, run, standings, wilson_interval
+from cardtable.bots.base import Heuristic, heuristic_for
 from cardtable.bots.sequence import HEURISTIC
-from cardtable.cli import main
 
 BUDGET = {"iterations": 30}
 
@@ -142,68 +139,18 @@ def test_heuristic_knows_a_line_cannot_reuse_a_sequence() -> None:
     assert str(make("heuristic", seed=1).choose(state)) != "KH g2"
 
 
-# ---------------------------------------------------------------- the arena
-
-
-def test_arena_mirrors_deals_and_is_reproducible() -> None:
-    tasks = plan("sequence", {}, ["heuristic", "random"], 4, seed=3)
-    assert len(tasks) == 4
-    assert tasks[0].deal_seed == tasks[1].deal_seed
-    assert tasks[0].lineup == ("heuristic", "random") and tasks[1].lineup == ("random", "heuristic")
-    assert run(tasks) == run(plan("sequence", {}, ["heuristic", "random"], 4, seed=3), workers=2)
-
-
-def test_arena_results_for_a_seed_stay_the_same() -> None:
-    # games played before the arena went through cardtable.table.Table: same seed, same games
-    results = run(plan("sequence", {"players": 2}, ["heuristic", "random"], 6, seed=9))
-    assert [(r.winners, r.actions) for r in results] == [
-        ((0,), 78), ((1,), 72), ((0,), 31), ((1,), 42), ((0,), 59), ((1,), 58)]
-
-
-def test_arena_team_lineups_follow_teams() -> None:
-    tasks = plan("sequence", {"players": 6, "teams": 3}, ["heuristic", "random"], 2, seed=1)
-    assert tasks[0].lineup == ("heuristic", "random", "heuristic", "heuristic", "random",
-                               "heuristic")
-
-
-def test_standings_and_intervals() -> None:
-    results = run(plan("sequence", {}, ["heuristic", "random"], 6, seed=1))
-    rows = {r.bot: r for r in standings(results, ["heuristic", "random"])}
-    assert rows["heuristic"].games == rows["random"].games == 6
-    assert rows["heuristic"].wins == rows["random"].losses
-    assert rows["heuristic"].elo > rows["random"].elo
-    assert rows["heuristic"].ci_low <= rows["heuristic"].win_rate <= rows["heuristic"].ci_high
-    low, high = wilson_interval(1.0, 10)
-    assert 0.69 < low < 0.73 and high == 1.0
-    assert outcome(results[0], "heuristic") in (0.0, 0.5, 1.0)
-
-
-@pytest.mark.parametrize("name", cardtable.game_names())
-def test_arena_command_end_to_end_with_two_workers(name: str) -> None:
-    args = ["arena", name, "--bots", "heuristic,random,ismcts", "--iterations", "5",
-            "--games", "2", "--workers", "2", "--seed", "4", "--max-actions", "300", "--json"]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
-    assert report["games"] == 6
-    assert {r["bot"] for r in report["standings"]} == {"heuristic", "random", "ismcts"}
-    again = json.loads(CliRunner().invoke(main, args[:-1] + ["--workers", "1", "--json"]).stdout)
-    assert again["standings"] == report["standings"]
-
-
-def test_arena_csv_and_mistakes() -> None:
-    result = CliRunner().invoke(main, ["arena", "sequence", "--games", "2", "--csv"])
-    assert result.exit_code == 0 and result.stdout.startswith("bot,games,wins")
-    bad = CliRunner().invoke(main, ["arena", "sequence", "--bots", "heuristic"])
-    assert bad.exit_code == 2 and "at least two bots" in bad.output
-
-
-@pytest.mark.parametrize("root", ["ucb", "paired", "flat"])
-def test_arena_passes_the_search_settings(root: str) -> None:
-    args = ["arena", "sequence", "--bots", "ismcts,random", "--iterations", "10", "--games", "2",
-            "--seed", "1", "--max-actions", "40", "--root", root, "--rollout", "random",
-            "--tree-size", "4", "--json"]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["budget"] == {"rollout": "random", "root": root,
-                                                   "tree_size": 4, "iterations": 10}
+def test_every_game_heuristic_is_a_heuristic_and_the_defaults_change_nothing() -> None:
+    state = cardtable.new_game("sequence").deal(seed=1)
+    plain = Heuristic()
+    assert plain.root_for(state) == "ucb" and plain.tree_size is None
+    assert plain.estimate_of == "game" and plain.rollout_horizon == 10_000
+    before = state.to_dict()
+    rng = random.Random(1)
+    assert plain.playout(state, rng) is None  # no playout of its own: ISMCTS plays randomly
+    assert state.to_dict() == before and rng.random() == random.Random(1).random()
+    with pytest.raises(NotImplementedError):
+        plain.scores(state, 0)
+    tuned = {name: heuristic_for(name) for name in cardtable.game_names()}
+    assert all(isinstance(h, Heuristic) for h in tuned.values())
+    assert (tuned["drawbridge"].estimate_of, tuned["threethirteen"].root,
+            tuned["sequence"].tree_size) == ("match", "paired", 1000)

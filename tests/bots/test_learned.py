@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import cardtable
-from cardtable.bots import make, sequence_learned, train_sequence
+from cardtable.bots import make, sequence_learned
 from cardtable.bots.sequence import HEURISTIC
 from cardtable.bots.sequence_learned import (
     FEATURES,
@@ -20,6 +20,7 @@ from cardtable.bots.sequence_learned import (
     move_scores,
 )
 from cardtable.core import OptionsError
+from cardtable.training import sequence as train_sequence
 
 
 def test_the_shipped_weights_load() -> None:

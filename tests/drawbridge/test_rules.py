@@ -527,11 +527,11 @@ def test_view_keys_and_legal_actions_only_for_the_seat_to_act() -> None:
     s = deal_position([SPADES, HEARTS], DIAMONDS + CLUBS, dealer=0)
     v0, v1 = s.view(0), s.view(1)
     for key in ("hand", "hand_sizes", "stock_size", "phase", "dealer", "current_player",
-                "legal_actions", "auction", "contract", "trick", "played", "tricks_won",
+                "legal", "auction", "contract", "trick", "played", "tricks_won",
                 "scores", "target", "stock_top", "drawn", "deal_number"):
         assert key in v0
-    assert v0["legal_actions"] == [] and len(v1["legal_actions"]) == 13
-    assert s.view(None)["hand"] == [] and s.view(None)["legal_actions"] == []
+    assert v0["legal"] == [] and len(v1["legal"]) == 13
+    assert s.view(None)["hand"] == [] and s.view(None)["legal"] == []
     s.apply("KH")
     assert s.view(0)["trick"] == [[1, "KH"]]
     with pytest.raises(OptionsError, match="seat must be"):

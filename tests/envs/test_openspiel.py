@@ -167,7 +167,7 @@ def test_tensors_and_strings_are_the_player_s_view(name: str) -> None:
         tensor = encoder.encode(inner, player)
         assert np.array_equal(np.array(state.observation_tensor(player), np.float32), tensor)
         assert state.information_state_tensor(player) == state.observation_tensor(player)
-        view = {k: v for k, v in inner.view(player).items() if k != "legal_actions"}
+        view = {k: v for k, v in inner.view(player).items() if k != "legal"}
         assert json.loads(state.information_state_string(player)) == view
         del view["history"]
         assert json.loads(state.observation_string(player)) == view

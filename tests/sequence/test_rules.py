@@ -527,12 +527,12 @@ def test_view_hides_other_hands_and_the_deck() -> None:
     state = cardtable.new_game("sequence").deal(seed=9)
     view = state.view(0)
     assert set(view) >= {"hand", "hand_sizes", "stock_size", "board", "discards", "sequences",
-                         "scores", "current_player", "legal_actions"}
+                         "scores", "current_player", "legal"}
     assert "deck" not in view and "hands" not in view
     assert state.view(None)["hand"] == []
     seat = state.current_player
-    assert state.view(seat)["legal_actions"] == [str(a) for a in state.legal_actions()]
-    assert state.view(1 - seat)["legal_actions"] == []  # type: ignore[operator]
+    assert state.view(seat)["legal"] == [str(a) for a in state.legal_actions()]
+    assert state.view(1 - seat)["legal"] == []  # type: ignore[operator]
 
 
 def test_notation_accepts_case_ten_and_aliases() -> None:

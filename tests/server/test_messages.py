@@ -81,7 +81,7 @@ def test_names_are_trimmed_and_checked() -> None:
 
 
 SUMMARY = messages.TableSummary(
-    id="AbC", game="sequence", title="Sequence", options={"players": 2}, seats=[
+    id="AbC", game="sequence", title="Sequence", options={"players": 2}, game_info={}, seats=[
         messages.SeatSummary(seat=0, kind="person", name="Dara", bot=None, settings={},
                              taken=True, connected=True, bot_playing=False)],
     status="waiting", version=0, to_act=0, takeover_after=None, created="2026-12-01T00:00:00Z")

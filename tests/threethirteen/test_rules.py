@@ -637,13 +637,13 @@ def test_the_view_shows_what_a_seat_may_know() -> None:
     play(state, "take")
     view = state.view(0)
     assert view["hand"] == ["4H", "5H", "6H", "9C"]
-    assert view["legal_actions"] == ["discard 4H", "discard 5H", "discard 6H", "discard 9C"]
+    assert view["legal"] == ["discard 4H", "discard 5H", "discard 6H", "discard 9C"]
     assert view["phase"] == "discard"
     assert view["taken"] == [["6H"], []]
     assert view["discard"] == ["7S"] and view["top_discard"] == "7S"
     assert view["history"] == [[0, "take"]]
     other = state.view(1)
-    assert other["hand"] == ["8S", "QD", "KC"] and other["legal_actions"] == []
+    assert other["hand"] == ["8S", "QD", "KC"] and other["legal"] == []
     assert other["taken"] == [["6H"], []]
     spectator = state.view(None)
     assert spectator["hand"] == [] and spectator["hand_sizes"] == [4, 3]

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 import cardtable
 from cardtable import records
 from cardtable.cli import main
+from cardtable.rulebook import rule_book, rules_of
 from cardtable.tui.app import ReplayApp, TextScreen
-from cardtable.tui.rules import rule_book, rules_of
 from tests.tui.driver import SIZE, message
 
 SHARED_RULES = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"

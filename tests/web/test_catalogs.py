@@ -46,14 +46,22 @@ def test_the_compiled_catalog_is_current() -> None:
     assert set(needed()) <= set(json.loads(shipped))
 
 
-def test_the_page_board_is_the_game_board() -> None:
-    text = (STATIC_DIR / "js" / "sequence.js").read_text(encoding="utf-8")
-    rows = re.findall(r'^  "((?:[0-9AKQJTX][SHDCX] ?){10})",$', text, re.M)
-    assert [tuple(r.split()) for r in rows] == [tuple(r) for r in BOARD]
+def test_the_page_copies_no_rule_or_constant_of_a_game() -> None:
+    """The board, the teams, the phases of a Draw Bridge move, dead cards, going out and
+    the wild ranks come from the engine (the table's game_info, views and move events)."""
+    js = {p.name: p.read_text(encoding="utf-8") for p in (STATIC_DIR / "js").glob("*.js")}
+    assert not re.search(r'"(?:[0-9AKQT][SHDC] ){9}', js["sequence.js"]), "a board row"
+    assert "% teams" not in js["sequence.js"]
+    assert "isDead" not in js["sequence.js"]
+    assert "count === 26" not in js["drawbridge.js"]  # the end of the draw, re-derived
+    assert "going_out: String(" not in js["threethirteen.js"]
+    assert "A23456789TJQK" not in js["threethirteen.js"]
+    assert BOARD  # the layout the page draws: cardtable.sequence.BOARD via game_info
 
 
 def test_the_static_files_ship() -> None:
     for name in ("index.html", "app.css", "js/app.js", "fonts/NotoSansKhmer-Regular.ttf",
+                 "fonts/NotoSansKhmer-Bold.ttf",
                  "fonts/OFL.txt", "i18n/km.json"):
         assert (STATIC_DIR / name).is_file(), name
     assert "SIL OPEN FONT LICENSE" in (STATIC_DIR / "fonts" / "OFL.txt").read_text()
@@ -62,9 +70,6 @@ def test_the_static_files_ship() -> None:
 def test_arrange_splits_a_three_thirteen_hand() -> None:
     got = arrange_json("5H,6H,KS,9C,9D", "11")
     assert got == {"melds": [["9D", "9C", "KS"]], "deadwood": ["5H", "6H"], "penalty": 11}
-    # round 3 (fives wild): discarding the king leaves two melds, so it goes out
-    got = arrange_json("5H,6H,7H,9C,9D,9S,KD", "3", going_out="true")
-    assert got["penalty"] == 10 and got["going_out"] == ["KD"]
     with pytest.raises(ValueError, match="round"):
         arrange_json("5H", "twelve")
     with pytest.raises(ValueError):
@@ -94,3 +99,16 @@ def test_cardtable_rules_in_khmer() -> None:
     out = subprocess.run([sys.executable, "-m", "cardtable", "rules", "threethirteen", "--lang",
                           "km", "--plain"], capture_output=True, text=True, check=True).stdout
     assert "ពាក្យទូទៅ" in out and "## 3. Three Thirteen" in out
+
+
+def test_a_browser_gets_the_page_at_an_address_with_nothing_at_it() -> None:
+    pytest.importorskip("fastapi")
+    from cardtable.web import not_found_page
+
+    html = "text/html,application/xhtml+xml,*/*;q=0.8"
+    page = not_found_page("GET", "/t/a/b", html)
+    assert page.status_code == 404 and str(page.path).endswith("index.html")
+    assert not_found_page("GET", "/api/nothing", html) is None        # the API: JSON errors
+    assert not_found_page("GET", "/static/nothing.js", html) is None
+    assert not_found_page("GET", "/nothing", "application/json") is None
+    assert not_found_page("POST", "/nothing", html) is None

@@ -80,4 +80,4 @@ def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = 
     result: SearchResult = bot.search(state)
     heuristic = _heuristic_or_none(state.game.name)
     return Hint(result.action, result.win_probability,
-                getattr(heuristic, "estimate_of", "game"))
+                "game" if heuristic is None else heuristic.estimate_of)

@@ -47,23 +47,41 @@ class RandomBot:
         self.rng = random.Random(self.seed)
 
 
-class Heuristic(Protocol):
-    """A game's hand-written strategy: a score for each legal action, from the seat's view."""
+class Heuristic:
+    """A game's hand-written strategy: a score for each legal action, from the seat's view.
 
-    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]: ...
+    Each game's heuristic (``HEURISTIC`` in ``cardtable.bots.<game>``) subclasses this and
+    writes ``scores`` and ``evaluate``; the other members tune ISMCTS
+    (``cardtable.bots.ismcts``) and hints, and a game overrides only those it needs.
+    """
+
+    #: random playout steps before ``evaluate`` (``rollout="random"``, or a game with no
+    #: ``playout`` of its own); the default is in effect no limit
+    rollout_horizon: int = 10_000
+    #: ISMCTS's root: "ucb", "paired" or "flat" (``root_for`` may choose per position)
+    root: str = "ucb"
+    #: UCB root: a fresh tree every so many iterations (None: one tree)
+    tree_size: int | None = None
+    #: what a hint's win chance is of: "game" or "match" (``cardtable.bots.Hint``)
+    estimate_of: str = "game"
+
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
+        """Each legal action of ``seat`` (the seat to move) with its score, higher better."""
+        raise NotImplementedError
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's prospects in [-1, 1] at a position that is not the end (rollout cut-off)."""
-        ...
+        raise NotImplementedError
 
-    # Optional, read with getattr by ISMCTS (cardtable.bots.ismcts):
-    #   rollout_horizon: int -- random playout steps before ``evaluate`` (default: no limit)
-    #   root: str -- "ucb" (default), "paired" or "flat"
-    #   root_for(state) -> str -- the root for this position (overrides ``root``)
-    #   estimate_of: str -- what a hint's win chance is of: "game" (default) or "match"
-    #   tree_size: int -- UCB root: a fresh tree every so many iterations (default: one tree)
-    #   playout(state, rng) -> list[float] -- the game's own playout of a determinization,
-    #     each seat's reward in [-1, 1]
+    def root_for(self, state: State) -> str:
+        """ISMCTS's root at ``state``: by default ``root`` everywhere."""
+        return self.root
+
+    def playout(self, state: State, rng: random.Random) -> list[float] | None:
+        """The game's own playout of a determinization (which it may change): each seat's
+        reward in [-1, 1]; None (the default) when the game has none, and ISMCTS plays
+        random moves for ``rollout_horizon`` steps, then ``evaluate``."""
+        return None
 
 
 # The yardstick "heuristic-v1": the heuristics of 1 December 2026, under a name that keeps
@@ -87,26 +105,41 @@ def heuristic_for(game_name: str, version: str = "heuristic") -> Heuristic:
     return heuristic
 
 
-class HeuristicBot:
-    """The game's heuristic: the best-scored legal action, ties broken at random."""
+class ScoringBot:
+    """A bot that plays the legal move it scores best, ties broken at random (seeded)."""
 
-    def __init__(self, seed: int | None = None, version: str = "heuristic") -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.version = version
         self.rng = random.Random(seed)
 
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
+        """Each legal action of ``seat`` (the seat to move) with its score, higher better."""
+        raise NotImplementedError
+
     def choose(self, state: State) -> Action:
-        """The legal action the game's heuristic scores best for the seat to move."""
+        """The best-scored legal action for the seat to move."""
         seat = state.current_player
         if seat is None:
             raise IllegalActionError("the game is over: there is no move to choose")
-        scored = heuristic_for(state.game.name, self.version).scores(state, seat)
+        scored = self.scores(state, seat)
         best = max(score for score, _ in scored)
         return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
 
     def reset(self) -> None:
         """Restart the tie-breaking random numbers from the seed."""
         self.rng = random.Random(self.seed)
+
+
+class HeuristicBot(ScoringBot):
+    """The game's heuristic: the best-scored legal action, ties broken at random."""
+
+    def __init__(self, seed: int | None = None, version: str = "heuristic") -> None:
+        super().__init__(seed)
+        self.version = version
+
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
+        """The game's heuristic's scores (``heuristic_for``)."""
+        return heuristic_for(state.game.name, self.version).scores(state, seat)
 
 
 def check_budget(budget: dict[str, Any]) -> dict[str, Any]:

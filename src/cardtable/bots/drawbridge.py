@@ -30,16 +30,16 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from cardtable.cards import cards_of
+from cardtable.bots.base import Heuristic
+from cardtable.cards import CARD_NAMES, RANKS, SUITS, cards_of
 from cardtable.core import Action, State
 from cardtable.drawbridge.game import POWER as CARD_POWER
 from cardtable.drawbridge.game import DrawBridgeState
-from cardtable.drawbridge.scoring import deal_points
+from cardtable.drawbridge.scoring import STRAINS, deal_points
 
-POWER = "23456789TJQKA"  # bridge order: ace high
-SUITS = "SHDC"
-STRAINS = ("C", "D", "H", "S", "NT")
-ALL_CARDS = frozenset(r + s for r in POWER for s in SUITS)
+#: the ranks in bridge order: the two lowest, the ace highest
+POWER = RANKS[1:] + RANKS[0]
+ALL_CARDS = frozenset(CARD_NAMES)
 
 
 def power(card: str) -> int:
@@ -197,7 +197,7 @@ def bid_auction_out(state: DrawBridgeState) -> None:
         state.apply(call)
 
 
-class DrawBridgeHeuristic:
+class DrawBridgeHeuristic(Heuristic):
     # ISMCTS: a random playout (rollout="random") stops after this many steps and is
     # valued by ``evaluate``; the default ``playout`` below values the deal at once
     rollout_horizon = 60

@@ -120,7 +120,7 @@ class ISMCTSBot:
         if root_mode == "flat":
             return self._search_flat(state, seat, heuristic)
         legal = state.legal_actions()
-        tree_size = self.tree_size or getattr(heuristic, "tree_size", None)
+        tree_size = self.tree_size or (heuristic.tree_size if heuristic is not None else None)
         rng = self.rng
         bias = self._root_bias(state, seat, heuristic)
         deadline = self._deadline()
@@ -311,12 +311,12 @@ class ISMCTSBot:
         if det.is_terminal:
             return det.returns()
         if heuristic is not None and self.rollout == "game":
-            playout = getattr(heuristic, "playout", None)
-            if playout is not None:
-                rewards: list[float] = playout(det, rng)
+            rewards = heuristic.playout(det, rng)
+            if rewards is not None:
                 return rewards
-        horizon: int = (self.max_rollout_steps if self.max_rollout_steps is not None
-                        else getattr(heuristic, "rollout_horizon", 10_000))
+        horizon = (self.max_rollout_steps if self.max_rollout_steps is not None
+                   else Heuristic.rollout_horizon if heuristic is None
+                   else heuristic.rollout_horizon)
         guide = self._guide if self.rollout == "heuristic" and heuristic is not None else None
         steps = 0
         while not det.is_terminal and steps < horizon:
@@ -365,12 +365,8 @@ def _score(scored: tuple[float, Action]) -> float:
 
 
 def _game_root(heuristic: Heuristic | None, state: State) -> str:
-    """The root the game asks for at ``state``: its ``root_for(state)``, else its ``root``."""
-    root_for = getattr(heuristic, "root_for", None)
-    if root_for is not None:
-        root: str = root_for(state)
-        return root
-    return str(getattr(heuristic, "root", "ucb"))
+    """The root the game asks for at ``state`` (``Heuristic.root_for``; UCB1 with none)."""
+    return "ucb" if heuristic is None else heuristic.root_for(state)
 
 
 def _heuristic_or_none(game_name: str) -> Heuristic | None:

@@ -9,9 +9,10 @@ something to spend, so they are kept for completing a sequence or stopping one.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from cardtable.bots.base import Heuristic
 from cardtable.cards import parse_card
 from cardtable.core import Action, State
 from cardtable.sequence.board import (
@@ -19,7 +20,6 @@ from cardtable.sequence.board import (
     CELL_CARD,
     TWO_EYED,
     WINDOWS_THROUGH,
-    parse_cell,
 )
 from cardtable.sequence.game import (
     CORNER,
@@ -28,6 +28,7 @@ from cardtable.sequence.game import (
     ONE_EYED_JACK,
     PASS,
     TWO_EYED_JACK,
+    SequenceObservation,
     SequenceState,
 )
 
@@ -69,11 +70,13 @@ _AROUND = tuple(tuple((tuple(c for c in window if c != cell), window)
                       for window in WINDOWS_THROUGH[cell]) for cell in range(100))
 
 
-def _placement_value(board: Any, cell: int, chip: int, made: Made) -> float:
-    """What a chip of ``chip`` on the empty ``cell`` adds to the team's windows and blocks
-    of others'."""
+def _placed(board: Any, cell: int, chip: int, made: Made
+            ) -> Iterator[tuple[bool, int, tuple[int, ...]]]:
+    """For each window through the empty ``cell`` that a chip of ``chip`` there builds or
+    blocks: (True, the team's chips and corners already in it, 0..4, its other four
+    cells) for a window the team can still complete, (False, the chips and corners of the
+    one opposing team in it, 1..4, its other four cells) for one only that team can."""
     mine_made = made.get(chip)
-    value = 0.0
     for others, window in _AROUND[cell]:
         mine = corners = opp = 0
         other = -1
@@ -89,9 +92,17 @@ def _placement_value(board: Any, cell: int, chip: int, made: Made) -> float:
         # four other cells: the counts below never pass 4
         if not opp:
             if not _spent(mine_made, window):
-                value += BUILD[mine + corners]
+                yield True, mine + corners, others
         elif other > 0 and not mine and not _spent(made.get(other), window):
-            value += BLOCK[opp + corners]
+            yield False, opp + corners, others
+
+
+def _placement_value(board: Any, cell: int, chip: int, made: Made) -> float:
+    """What a chip of ``chip`` on the empty ``cell`` adds to the team's windows and blocks
+    of others'."""
+    value = 0.0
+    for builds, k, _ in _placed(board, cell, chip, made):
+        value += BUILD[k] if builds else BLOCK[k]
     return value
 
 
@@ -120,20 +131,15 @@ def _removal_value(board: Any, cell: int, made: Made) -> float:
     return value
 
 
-def _made(sequences: list[tuple[int, Any]]) -> Made:
+def _made(sequences: Iterable[tuple[int, Iterable[int]]]) -> Made:
+    """Each team's completed sequences by its chip, from (team, cells) pairs."""
     made: Made = {}
     for team, cells in sequences:
         made.setdefault(team + 1, []).append(frozenset(cells))
     return made
 
 
-def _chips(view: dict[str, Any]) -> list[int]:
-    """The view's board in the engine's coding: 0 empty, ``CORNER``, team + 1 for a chip."""
-    return [0 if v is None else CORNER if v == "XX" else v + 1
-            for row in view["board"] for v in row]
-
-
-class SequenceHeuristic:
+class SequenceHeuristic(Heuristic):
     # ISMCTS scores its leaves with ``evaluate`` at once: a sharper signal than random
     # playouts, and many more iterations in the same time
     rollout_horizon = 0
@@ -142,11 +148,11 @@ class SequenceHeuristic:
     tree_size = 1000
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
-        view = state.view(seat, history=False)
-        board = _chips(view)
-        chip = view["team"] + 1
-        made = _made([(team, [parse_cell(c) for c in cells])
-                      for team, cells in view["sequences"]])
+        obs = state.observation(seat)
+        assert isinstance(obs, SequenceObservation) and obs.team is not None
+        board = obs.board
+        chip = obs.team + 1
+        made = _made(obs.sequences)
         out = []
         for action in state.legal_actions():
             aid = action.id

@@ -6,33 +6,35 @@ full they are; jacks spent; chips a one-eyed jack takes off) and what the heuris
 not see: whether the opponent can still reach the cell (copies of its card not yet seen),
 which empty cells of the windows the seat's remaining cards can fill, and double threats.
 The bot plays the move with the highest weighted sum, ties broken at random. The weights
-ship in ``data/sequence_weights.json``; ``python -m cardtable.bots.train_sequence`` makes
+ship in ``data/sequence_weights.json``; ``python -m cardtable.training.sequence`` makes
 them again (docs/bots.md).
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from cardtable.bots.base import ScoringBot
 from cardtable.bots.sequence import (
+    _AROUND,
     BLOCK,
     BUILD,
     ONE_EYED_COST,
     TWO_EYED_COST,
+    _made,
+    _placed,
     _spent,
     _undone,
 )
-from cardtable.core import Action, IllegalActionError, OptionsError, State
+from cardtable.core import Action, OptionsError, State
 from cardtable.sequence.board import (
     CARD_CELLS,
     CELL_CARD,
     TWO_EYED,
-    WINDOWS_THROUGH,
 )
 from cardtable.sequence.game import (
     CORNER,
@@ -65,9 +67,6 @@ assert len(HEURISTIC_WEIGHTS) == len(FEATURES)
 
 _WEIGHTS_FILE = "sequence_weights.json"
 
-# each window through a cell as (its other four cells, the window)
-_AROUND = tuple(tuple((tuple(c for c in window if c != cell), window)
-                      for window in WINDOWS_THROUGH[cell]) for cell in range(100))
 # the cells (0, 1 or 2) on which each card can be played
 _CELLS_OF: tuple[tuple[int, ...], ...] = tuple(
     () if cells[0] < 0 else cells for cells in CARD_CELLS)
@@ -92,10 +91,7 @@ class _Position:
         assert obs.team is not None
         self.board = obs.board
         self.chip = obs.team + 1
-        made: dict[int, list[frozenset[int]]] = {}
-        for team, cells in obs.sequences:
-            made.setdefault(team + 1, []).append(frozenset(cells))
-        self.made = made
+        self.made = _made(obs.sequences)
         self.hand = list(obs.hand)
         # copies of each card the seat has not seen: in other hands or the draw pile
         unseen = [2] * 52
@@ -132,9 +128,6 @@ class _Position:
                 f[9 + theirs] += 1.0
             f[14] = 1.0
             return f
-        chip = self.chip
-        made = self.made
-        mine_made = made.get(chip)
         hand = list(self.hand)
         hand.remove(card)
         fillable: set[int] = set()
@@ -143,33 +136,17 @@ class _Position:
             fillable.update(_CELLS_OF[c])
         build = block = 0.0
         new_gaps: set[int] = set()
-        for others, window in _AROUND[cell]:
-            mine = corners = opp = 0
-            other = -1
-            empties: list[int] = []
-            for c in others:
-                v = board[c]
-                if v == chip:
-                    mine += 1
-                elif v == CORNER:
-                    corners += 1
-                elif v:
-                    opp += 1
-                    other = v if other in (-1, v) else 0
-                else:
-                    empties.append(c)
-            if not opp:
-                if not _spent(mine_made, window):
-                    k = mine + corners
-                    f[k] += 1.0
-                    build += BUILD[k]
-                    if 1 <= k <= 3:
-                        f[16 + k] += (len(empties) if jack_in_hand
-                                      else sum(1 for e in empties if e in fillable))
+        for builds, k, others in _placed(board, cell, self.chip, self.made):
+            if builds:
+                f[k] += 1.0
+                build += BUILD[k]
+                if 1 <= k <= 3:
+                    empties = [c for c in others if not board[c]]
+                    f[16 + k] += (len(empties) if jack_in_hand
+                                  else sum(1 for e in empties if e in fillable))
                     if k == 3:
                         new_gaps.add(empties[0])
-            elif other > 0 and not mine and not _spent(made.get(other), window):
-                k = opp + corners
+            else:
                 f[4 + k] += 1.0
                 block += BLOCK[k]
         if aid >= TWO_EYED_JACK and not f[4] and not f[8]:
@@ -202,27 +179,17 @@ def move_scores(state: State, seat: int,
     return out
 
 
-class LearnedSequenceBot:
+class LearnedSequenceBot(ScoringBot):
     """Sequence: the legal move with the highest weighted feature score."""
 
     def __init__(self, seed: int | None = None,
                  weights: Sequence[float] | None = None) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
+        super().__init__(seed)
         self.weights = tuple(weights) if weights is not None else load_weights()
 
-    def choose(self, state: State) -> Action:
-        """The best-scored legal action for the seat to move."""
-        seat = state.current_player
-        if seat is None:
-            raise IllegalActionError("the game is over: there is no move to choose")
-        scored = move_scores(state, seat, self.weights)
-        best = max(score for score, _ in scored)
-        return self.rng.choice([a for score, a in scored if score >= best - 1e-9])
-
-    def reset(self) -> None:
-        """Restart the tie-breaking random numbers from the seed."""
-        self.rng = random.Random(self.seed)
+    def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
+        """Each legal action's weighted feature score (``move_scores``)."""
+        return move_scores(state, seat, self.weights)
 
 
 def make(seed: int | None = None, **weights: Any) -> LearnedSequenceBot:

@@ -20,12 +20,12 @@ import math
 import random
 from typing import Any
 
+from cardtable.bots.base import Heuristic
+from cardtable.cards import RANKS
 from cardtable.core import Action, State
 from cardtable.threethirteen import arrange
 from cardtable.threethirteen.game import ACTIONS, DISCARD, DRAW, ROUNDS, TAKE, ThreeThirteenState
 from cardtable.threethirteen.melds import UNIT, pack_hand
-
-RANKS = "A23456789TJQK"
 
 
 def _penalty(cards: list[str], view: dict[str, Any], options: dict[str, Any]) -> int:
@@ -52,7 +52,7 @@ def _value(card: str, face_values: str) -> int:
     return r if r <= 10 or face_values == "counting" else 10
 
 
-class ThreeThirteenHeuristic:
+class ThreeThirteenHeuristic(Heuristic):
     # ISMCTS: every root move on the same determinizations, then the ``playout`` below
     root = "paired"
     # a random playout (``rollout="random"``) stops at once for ``evaluate``: the hands'
@@ -103,12 +103,13 @@ class ThreeThirteenHeuristic:
                    for i in range(len(with_top)) if with_top[i] != top)
         return 1.0 if best < now else -1.0
 
-    def evaluate(self, state: ThreeThirteenState) -> list[float]:
+    def evaluate(self, state: State) -> list[float]:
         """Mid-round: each seat's total plus what its hand would cost now at its best
         split (3.7), against the others' totals. A seat holding its drawn card is judged
         after discarding its highest deadwood, so hands compare at the same phase of a
         turn. Only the seat's own hand counts for it: the others' hands are samples of
         the determinization, and would only add noise."""
+        assert isinstance(state, ThreeThirteenState)
         totals = state.totals
         values = state.game.solver.values
         out = []
@@ -123,7 +124,7 @@ class ThreeThirteenHeuristic:
             out.append(math.tanh((sum(others) / len(others) - mine) / 30.0))
         return out
 
-    def playout(self, state: ThreeThirteenState, rng: random.Random) -> list[float]:
+    def playout(self, state: State, rng: random.Random) -> list[float]:
         """Play on with the fast strategy for ``PLAYOUT_TURNS`` turns a seat or to the end of
         the round; each seat's prospects there (``standing``, the hands scored as they stand).
 
@@ -132,6 +133,7 @@ class ThreeThirteenHeuristic:
         split (one at random among equals), or when none is left, a card whose removal
         leaves melds only.
         """
+        assert isinstance(state, ThreeThirteenState)
         melder = state.game.solver
         values = melder.values
         all_wild = state.game.all_wild_melds

@@ -100,10 +100,9 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
           --executor dask://10.0.0.5:8786 --out long.jsonl
       (the same command with --resume long.jsonl after Ctrl-C)
     """
-    from cardtable.bots import arena as arena_mod
-    from cardtable.bots.executors import open_executor
-    from cardtable.bots.plots import check_path, plot
-    from cardtable.bots.specs import parse_list
+    from cardtable import arena as arena_mod
+    from cardtable.arena.executors import open_executor
+    from cardtable.arena.plots import check_path, plot
 
     game = make_game(game_name, players, options)
     budget: dict[str, Any] = {"rollout": rollout}
@@ -119,7 +118,7 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
         raise UserError("--resume FILE adds to FILE: give --out or --resume, not both")
     path = resume or out
     try:
-        specs = parse_list(bots)
+        specs = arena_mod.parse_list(bots)
         tasks = arena_mod.plan(game_name, dict(game.options), specs, count, seed, budget,
                                max_actions)
         if plot_path is not None:

@@ -20,7 +20,7 @@ def rules(game_name: str, plain: bool, lang: str) -> None:
 
     On a terminal the text is formatted and shown in a pager (q leaves it).
     """
-    from cardtable.tui.rules import rules_of
+    from cardtable.rulebook import rules_of
 
     text = rules_of(game_name, lang=lang)
     if plain or not sys.stdout.isatty():

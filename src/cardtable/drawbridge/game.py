@@ -30,6 +30,7 @@ from cardtable.core import (
     Declaration,
     Game,
     IllegalActionError,
+    MoveEvent,
     Observation,
     OptionSpec,
     PositionError,
@@ -68,6 +69,7 @@ DECLARATION = Declaration(
                    help="A failed contract gives the defender 50 points per undertrick "
                         "(100 doubled, 200 redoubled)."),
     ),
+    phases=("draw", "auction", "play"),
     exports=("pbn",),
 )
 
@@ -469,7 +471,7 @@ class DrawBridgeState(State):
                 raise PositionError(
                     f"{ACTIONS[aid]} is not legal in this deal: {self._why_illegal(ACTIONS[aid])}")
             self._apply(ACTIONS[aid])
-        self._legal = self._legal_ids = None
+        self._legal = self._legal_ids = self._news = None
 
     # -- the position ----------------------------------------------------
 
@@ -618,41 +620,95 @@ class DrawBridgeState(State):
 
     # -- applying a move ---------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> int | tuple[int, int]:
+        """Returns the phase the move was made in; after a draw-phase trick, the two cards
+        drawn (the winner's, then the loser's) instead."""
         aid = action.id
         seat = self._to_act
         assert seat is not None
         if aid >= BID:
             self._call(seat, aid)
-            return
+            return AUCTION
         hands = self._hands
         hands[seat] ^= 1 << aid
         played = self._played
         played.append(aid)
         lead = self._lead
+        phase = self._phase
         if lead < 0:
             self._lead = aid
             self._to_act = 1 - seat
-            return
+            return phase
         self._lead = -1
         winner = seat if self._beats[lead * NUM_CARDS + aid] else 1 - seat
         self._winners.append(winner)
-        self._last_trick = (self._deal_number, self._phase, 1 - seat, lead, aid, winner)
-        if self._phase == DRAW:
+        self._last_trick = (self._deal_number, phase, 1 - seat, lead, aid, winner)
+        if phase == DRAW:
             # 1.3: the winner takes the top card of the stock, the loser the next one
             stock = self._stock
-            hands[winner] |= 1 << stock.pop()
-            hands[1 - winner] |= 1 << stock.pop()
+            won, lost = stock.pop(), stock.pop()
+            hands[winner] |= 1 << won
+            hands[1 - winner] |= 1 << lost
             if stock:
                 self._to_act = winner  # 1.3: the winner leads the next trick
             else:
                 self._start_auction()
+            return won, lost
+        self._tricks_won[winner] += 1
+        if len(played) < NUM_CARDS:
+            self._to_act = winner  # 1.5: the winner leads the next trick
         else:
-            self._tricks_won[winner] += 1
-            if len(played) < NUM_CARDS:
-                self._to_act = winner  # 1.5: the winner leads the next trick
+            self._finish_deal()
+        return PLAY
+
+    def _event(self, seat: int, action: Action, news: int | tuple[int, int]) -> MoveEvent:
+        aid = action.id
+        public: dict[str, Any] = {}
+        private: dict[int, dict[str, list[str]]] = {}
+        phase = DRAW if isinstance(news, tuple) else news
+        deal_over = False
+        if aid >= BID:
+            public["call"] = action.notation
+            if self._phase == PLAY:
+                assert self._contract is not None
+                public["contract"] = self._contract.to_json()  # ruling 1.4
+            elif self._phase != AUCTION:
+                public["passed_out"] = True
+                deal_over = True
+        else:
+            public["card"] = CARD_NAMES[aid]
+            if self._lead < 0:  # the card completed a trick
+                trick = trick_result(self._last_trick)
+                assert trick is not None
+                public["trick"] = trick.to_json()
+                winner = trick.winner
+                if isinstance(news, tuple):
+                    won, lost = news
+                    public["drew"] = [winner, 1 - winner]
+                    if self.game.show_stock_top:
+                        public["took"] = [winner, CARD_NAMES[won]]  # it lay face up (1.3)
+                    private = {winner: {"drawn": [CARD_NAMES[won]]},
+                               1 - winner: {"drawn": [CARD_NAMES[lost]]}}
+                    if self._phase == AUCTION:
+                        public["auction_starts"] = True
+                elif self._phase != PLAY:
+                    deal_over = True
+        if deal_over:
+            last = self._records[-1]
+            public["deal"] = {
+                "deal_number": last.number,
+                "contract": None if last.contract is None else last.contract.to_json(),
+                "declarer_tricks": last.declarer_tricks,
+                "points": list(last.points),
+            }
+            public["scores"] = list(self._scores)
+            if self._phase == OVER:
+                public["over"] = True
+                public["winners"] = self.winners
             else:
-                self._finish_deal()
+                public["new_deal"] = {"deal_number": self._deal_number, "dealer": self._dealer}
+                private = {s: {"dealt": card_names(cards_of(self._hands[s]))} for s in (0, 1)}
+        return MoveEvent(seat, action.notation, PHASES[phase], public, private)
 
     def _start_auction(self) -> None:
         self._phase = AUCTION
@@ -821,7 +877,7 @@ class DrawBridgeState(State):
             "current_player": obs.current_player,
             "is_terminal": obs.current_player is None,
             "winners": list(obs.winners),
-            "legal_actions": [a.notation for a in self.legal_actions()]
+            "legal": [a.notation for a in self.legal_actions()]
             if seat is not None and seat == obs.current_player else [],
             "hand": card_names(cards_of(obs.hand)),
             "hand_sizes": list(obs.hand_sizes),

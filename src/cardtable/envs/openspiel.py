@@ -48,7 +48,7 @@ PREFIX = "python_cardtable_"
 #: chance nodes before the deal; their outcomes (bytes) make the deal's seed
 SEED_BYTES = 4
 # view keys left out of every string: what the seat could do now is not what it knows
-_NOT_KNOWLEDGE = ("legal_actions",)
+_NOT_KNOWLEDGE = ("legal",)
 
 
 def _player_counts(name: str) -> list[int]:

@@ -21,6 +21,9 @@ XX AD KD QD TD 9D 8D 7D 6D XX
 """
 
 #: the layout as API.md gives it: 10 rows of 10 card strings, "XX" for corners, row 1 first
+#: a free corner as the board keeps it (empty cells are 0, a chip its team + 1)
+CORNER = 255
+
 BOARD: tuple[tuple[str, ...], ...] = tuple(
     tuple(line.split()) for line in _LAYOUT.strip().splitlines()
 )

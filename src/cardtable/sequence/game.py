@@ -8,14 +8,11 @@ piles are small lists of card ints (piles have their top at the end).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import (
-    CARD_NAMES,
     NUM_CARDS,
     card_name,
-    card_names,
     parse_card,
     rank_of,
     sort_key,
@@ -25,39 +22,30 @@ from cardtable.core import (
     Declaration,
     Game,
     IllegalActionError,
-    Observation,
+    MoveEvent,
     OptionsError,
     OptionSpec,
-    PositionError,
     State,
-    check_bool,
-    check_card_supply,
-    check_int,
-    check_seat,
-    missing_cards,
-    new_rng,
-    position_cards,
-    position_seat,
-    restore_base,
-    unknown_keys,
 )
 from cardtable.sequence.board import (
-    ALL_WINDOWS,
+    BOARD,
     CARD_CELLS,
     CARD_CELLS_ORDER,
-    CELL_CARD,
     CELL_POS,
+    CORNER,
     CORNERS,
     JACK,
     NON_JACK_POS,
     NON_JACKS,
     ONE_EYED,
     TWO_EYED,
-    WINDOW_OF_CELLS,
     WINDOWS_THROUGH,
     cell_name,
     parse_cell,
 )
+from cardtable.sequence.deduce import resample
+from cardtable.sequence.view import SequenceObservation as SequenceObservation  # re-exported
+from cardtable.sequence.view import observe, render, seat_view
 
 # 2.2 / 2.3: valid player counts, their team splits (default first) and cards per player
 TEAM_SPLITS = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
@@ -75,9 +63,9 @@ DECLARATION = Declaration(
         OptionSpec("max_turns", None, "int", minimum=1, none_ok=True,
                    help="End the game as a draw after this many turns (none: no limit)."),
     ),
+    board=BOARD,
 )
 
-CORNER = 255
 DECKS = 2
 HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 TEAM_COLOURS = ("blue", "green", "red")
@@ -104,6 +92,7 @@ def _action_table() -> tuple[Action, ...]:
 
 
 ACTIONS = _action_table()
+NO_NEWS = (-1, 0, -1)  # a pass: nothing drawn, claimed or removed
 # decoded actions: id -> (card, cell); cell -1 for dead-card exchanges and pass
 DECODE: tuple[tuple[int, int], ...] = tuple(
     (parse_card(a.notation.split()[-1]), -1) if a.id >= DEAD and a.id < PASS
@@ -111,41 +100,6 @@ DECODE: tuple[tuple[int, int], ...] = tuple(
     else (parse_card(a.notation.split()[0]), parse_cell(a.notation.split()[1]))
     for a in ACTIONS
 )
-
-
-@dataclass(frozen=True, slots=True)
-class SequenceObservation(Observation):
-    """What one seat (None: a spectator) may know of a Sequence game; cards and cells are ids.
-
-    Everything but the hands and the deck is public in Sequence.
-    """
-
-    seat: int | None
-    #: the seat's team, None for a spectator
-    team: int | None
-    teams: int
-    #: the seat's cards; () for a spectator
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    #: the 100 cells, row 1 first: 0 empty, team + 1 a chip, CORNER (255) a free corner
-    board: bytes
-    #: 1 on the cells whose chip belongs to a completed sequence
-    locked: bytes
-    #: each seat's face-up discard pile, top first
-    discards: tuple[tuple[int, ...], ...]
-    #: (team, its five cells) for each completed sequence, in the order they were made
-    sequences: tuple[tuple[int, tuple[int, ...]], ...]
-    #: completed sequences per team
-    sequence_counts: tuple[int, ...]
-    sequences_needed: int
-    dealer: int
-    #: the seat to act, None when the game is over
-    current_player: int | None
-    #: 2.4.1: the seat to act has exchanged its dead card this turn
-    exchanged_dead_card: bool
-    turns: int
-    winners: tuple[int, ...]
 
 
 def sequences_needed(teams: int) -> int:
@@ -190,6 +144,12 @@ class SequenceGame(Game):
         """2.2: seats alternate teams, so seat s plays for team s mod teams."""
         return seat % self.teams
 
+    def setup(self, **position: Any) -> SequenceState:
+        """A position as API.md describes; omitted keys drawn from ``seed``."""
+        from cardtable.sequence.positions import setup
+
+        return setup(self, position)
+
     def _deal(self, rng: random.Random) -> SequenceState:
         # 2.3: a random first dealer; the deal starts left of the dealer, one card at a time
         dealer = rng.randrange(self.num_players)
@@ -199,152 +159,16 @@ class SequenceGame(Game):
         hands: list[list[int]] = [[] for _ in range(n)]
         for k in range(self.hand_size * n):
             hands[(dealer + 1 + k) % n].append(deck.pop())
-        board = _empty_board()
+        board = empty_board()
         return SequenceState(self, rng, board, bytearray(100), hands, deck,
                              [[] for _ in range(n)], [], dealer, (dealer + 1) % n)
 
-    def setup(self, **position: Any) -> SequenceState:
-        """A position as API.md describes; omitted keys drawn from ``seed``."""
-        keys = ("dealer", "current", "hands", "deck", "discards", "chips", "sequences", "seed")
-        unknown_keys(self.name, position, keys)
-        return self._build(position, new_rng(position.get("seed")), over=False)
 
-    def _build(self, position: dict[str, Any], rng: random.Random, over: bool) -> SequenceState:
-        """A checked position; ``over`` for a saved finished game (a winner, who did not draw)."""
-        n = self.num_players
-        board = _empty_board()
-        for key, team in _mapping("chips", position.get("chips", {})).items():
-            cell = _position_cell(key)
-            if cell in CORNERS:
-                raise PositionError(f"chips: {cell_name(cell)} is a corner; corners hold no chip")
-            if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < self.teams:
-                raise PositionError(
-                    f"chips: {cell_name(cell)} holds team {team!r}; teams are 0..{self.teams - 1}"
-                )
-            board[cell] = team + 1
-        sequences = _position_sequences(position.get("sequences", []), board, self.teams)
-        _check_sequences(sequences, board, self, over)
-
-        discards = _seat_lists("discards", position.get("discards"), n) or [[] for _ in range(n)]
-        for pile in discards:
-            pile.reverse()  # given top first; kept with the top at the end
-        hands = _seat_lists("hands", position.get("hands"), n)
-        used = [c for pile in discards for c in pile] + [c for h in hands or [] for c in h]
-        deck = position_cards("deck", position["deck"]) if "deck" in position else None
-        check_card_supply(used + (deck or []), DECKS)
-        if hands is None:
-            pool = missing_cards(used + (deck or []), DECKS)
-            rng.shuffle(pool)
-            if len(pool) < n * self.hand_size:
-                raise PositionError("not enough cards left to deal the hands")
-            hands = [[pool.pop() for _ in range(self.hand_size)] for _ in range(n)]
-            used += [c for h in hands for c in h]
-        for seat, hand in enumerate(hands):
-            # the winner of a finished game played its last card without drawing (2.4.3)
-            if len(hand) != self.hand_size and not (over and len(hand) == self.hand_size - 1):
-                raise PositionError(
-                    f"hands: seat {seat} holds {len(hand)} cards; with {n} players a hand "
-                    f"holds {self.hand_size}"
-                )
-        if deck is None:
-            deck = missing_cards(used, DECKS)
-            rng.shuffle(deck)
-        else:
-            deck.reverse()  # given top first; kept with the top at the end
-        if "dealer" in position:
-            dealer = position_seat("dealer", position["dealer"], n)
-        elif "current" in position:
-            dealer = (position_seat("current", position["current"], n) - 1) % n
-        else:
-            dealer = rng.randrange(n)
-        current = position_seat("current", position.get("current", (dealer + 1) % n), n)
-        locked = bytearray(100)
-        for _, cells in sequences:
-            for cell in cells:
-                locked[cell] = 1
-        return SequenceState(self, rng, board, locked, hands, deck, discards, sequences,
-                             dealer, current)
-
-
-def _empty_board() -> bytearray:
+def empty_board() -> bytearray:
     board = bytearray(100)
     for cell in CORNERS:
         board[cell] = CORNER
     return board
-
-
-def _mapping(what: str, value: Any) -> dict[Any, Any]:
-    if not isinstance(value, dict):
-        raise PositionError(f"{what} must be a dict such as {{'c4': 0}}, not {value!r}")
-    return value
-
-
-def _position_cell(text: Any) -> int:
-    if not isinstance(text, str):
-        raise PositionError(f"{text!r} is not a cell; cells are strings such as 'c4'")
-    try:
-        return parse_cell(text)
-    except ValueError as exc:
-        raise PositionError(str(exc)) from None
-
-
-def _seat_lists(what: str, value: Any, n: int) -> list[list[int]] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list | tuple) or len(value) != n:
-        raise PositionError(f"{what} must be a list of {n} card lists, one per seat")
-    return [position_cards(f"{what}[{seat}]", cards) for seat, cards in enumerate(value)]
-
-
-def _position_sequences(
-    value: Any, board: bytearray, teams: int
-) -> list[tuple[int, tuple[int, ...]]]:
-    if not isinstance(value, list | tuple):
-        raise PositionError("sequences must be a list of [team, [five cells]]")
-    out = []
-    for item in value:
-        try:
-            team, cells = item
-            cells = tuple(_position_cell(c) for c in cells)
-        except (TypeError, ValueError):
-            raise PositionError(f"sequences: {item!r} is not [team, [five cells]]") from None
-        if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < teams:
-            raise PositionError(f"sequences: team {team!r} is not a team 0..{teams - 1}")
-        names = " ".join(cell_name(c) for c in cells)
-        if frozenset(cells) not in WINDOW_OF_CELLS:
-            raise PositionError(f"sequences: {names} are not five cells in a straight line")
-        cells = WINDOW_OF_CELLS[frozenset(cells)]
-        for cell in cells:
-            if board[cell] not in (team + 1, CORNER):
-                raise PositionError(
-                    f"sequences: {cell_name(cell)} of {names} holds no chip of team {team}"
-                )
-        out.append((team, cells))
-    return out
-
-
-def _check_sequences(sequences: list[tuple[int, tuple[int, ...]]], board: bytearray,
-                     game: SequenceGame, over: bool) -> None:
-    per_team: list[list[tuple[int, ...]]] = [[] for _ in range(game.teams)]
-    for team, cells in sequences:
-        for other in per_team[team]:
-            if len(set(cells) & set(other)) > 1:
-                raise PositionError(
-                    "sequences: " + " ".join(map(cell_name, cells)) + " and "
-                    + " ".join(map(cell_name, other)) + " share more than one cell"
-                )
-        per_team[team].append(cells)
-    for team, seqs in enumerate(per_team):
-        if len(seqs) >= game.needed and not over:
-            raise PositionError(f"sequences: team {team} already has enough sequences to win")
-        for window in ALL_WINDOWS:
-            if window in seqs or not all(board[c] in (team + 1, CORNER) for c in window):
-                continue
-            if all(len(set(window) & set(s)) <= 1 for s in seqs):
-                raise PositionError(
-                    f"chips: team {team} holds " + " ".join(map(cell_name, window))
-                    + ", a sequence that is not listed in sequences"
-                )
 
 
 class SequenceState(State):
@@ -465,7 +289,8 @@ class SequenceState(State):
 
     # -- applying a move --------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> tuple[int, int, int]:
+        """Returns (the card drawn or -1, sequences claimed, the removed chip's team or -1)."""
         aid = action.id
         seat = self.current
         if aid == PASS:
@@ -474,27 +299,59 @@ class SequenceState(State):
             # the run (the replacement came from the pile, whose jacks can reopen the board)
             self.passes = 0 if self.exchanged else self.passes + 1
             self._end_turn(draw_game=self.passes >= self.game.num_players)
-            return
+            return NO_NEWS
         card, cell = DECODE[aid]
         self.hands[seat].remove(card)
         self.discards[seat].append(card)
         if aid >= DEAD:
             # 2.4.1: discard the dead card, draw a replacement, then play on
             self.exchanged = True
-            self._draw(seat)
-            return
+            return self._draw(seat), 0, -1
         self.passes = 0
+        claimed = 0
+        removed = -1
         if aid >= ONE_EYED_JACK:
+            removed = self.board[cell] - 1
             self.board[cell] = 0  # 2.4.2: no chip is placed this turn
         else:
             team = seat % self.game.teams
             self.board[cell] = team + 1
-            if self._claim_sequences(cell, team) and self.seq_count[team] >= self.game.needed:
+            claimed = self._claim_sequences(cell, team)
+            if claimed and self.seq_count[team] >= self.game.needed:
                 self.winning_team = team  # 2.6: the game ends at once, no draw
                 self.over = True
-                return
-        self._draw(seat)  # 2.4.3
+                return -1, claimed, -1
+        drawn = self._draw(seat)  # 2.4.3
         self._end_turn(draw_game=False)
+        return drawn, claimed, removed
+
+    def _event(self, seat: int, action: Action, news: tuple[int, int, int]) -> MoveEvent:
+        drawn, claimed, removed = news
+        aid = action.id
+        public: dict[str, Any] = {}
+        if aid != PASS:
+            card, cell = DECODE[aid]
+            public["card"] = card_name(card)
+            if aid >= DEAD:
+                public["dead"] = True
+            elif aid >= ONE_EYED_JACK:
+                public["cell"] = cell_name(cell)
+                public["removed"] = removed
+            else:
+                public["cell"] = cell_name(cell)
+                public["chip"] = self.game.team_of(seat)
+        if claimed:
+            public["sequences"] = [[team, [cell_name(c) for c in cells]]
+                                   for team, cells in self.sequences[-claimed:]]
+        if drawn >= 0:
+            public["drew"] = 1
+            # the pile was remade from every discard pile (2.4.3): they are all empty now
+            if not any(self.discards):
+                public["reshuffled"] = True
+        if self.over:
+            public["winners"] = self.winners
+        private = {seat: {"drawn": [card_name(drawn)]}} if drawn >= 0 else {}
+        return MoveEvent(seat, action.notation, "play", public, private)
 
     def _end_turn(self, draw_game: bool) -> None:
         self.turns += 1
@@ -504,16 +361,20 @@ class SequenceState(State):
         if draw_game or (max_turns is not None and self.turns >= max_turns):
             self.over = True
 
-    def _draw(self, seat: int) -> None:
-        """2.4.3: draw the top card; an empty draw pile is first remade from every discard pile."""
+    def _draw(self, seat: int) -> int:
+        """2.4.3: draw the top card (returned; -1 if there is none); an empty draw pile is
+        first remade from every discard pile."""
         deck = self.deck
         if not deck:
             for pile in self.discards:
                 deck += pile
                 pile.clear()
             self._rng.shuffle(deck)
-        if deck:
-            self.hands[seat].append(deck.pop())
+        if not deck:
+            return -1
+        card = deck.pop()
+        self.hands[seat].append(card)
+        return card
 
     def _claim_sequences(self, cell: int, team: int) -> int:
         """2.5 ruling: claim the new sequences among the windows through ``cell``, in order."""
@@ -557,166 +418,24 @@ class SequenceState(State):
         return {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]}
 
     def _to_dict(self) -> dict[str, Any]:
-        return {
-            "dealer": self.dealer,
-            "current": self.current,
-            "hands": [card_names(h) for h in self.hands],
-            "deck": card_names(reversed(self.deck)),
-            "discards": [card_names(reversed(p)) for p in self.discards],
-            "chips": self.chips(),
-            "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in self.sequences],
-            "exchanged": self.exchanged,
-            "passes": self.passes,
-            "turns": self.turns,
-            "over": self.over,
-            "winning_team": self.winning_team,
-        }
+        from cardtable.sequence.positions import save
+
+        return save(self)
 
     @classmethod
     def _from_dict(cls, game: Game, data: dict[str, Any]) -> SequenceState:
+        from cardtable.sequence.positions import load
+
         assert isinstance(game, SequenceGame)
-        try:
-            position = {k: data[k] for k in ("dealer", "current", "hands", "deck", "discards",
-                                             "chips", "sequences")}
-            over = check_bool("over", data["over"])
-            state = game._build(position, new_rng(0), over)
-            state.exchanged = check_bool("exchanged", data["exchanged"])
-            state.passes = check_int("passes", data["passes"], allowed=range(
-                game.num_players + 1)) or 0
-            state.turns = check_int("turns", data["turns"], minimum=0) or 0
-            state.over = over
-            wt = data["winning_team"]
-            state.winning_team = None if wt is None else check_int(
-                "winning_team", wt, allowed=range(game.teams))
-        except KeyError as exc:
-            raise PositionError(f"saved sequence state lacks {exc.args[0]!r}") from None
-        except OptionsError as exc:
-            raise PositionError(f"saved sequence state: {exc}") from None
-        restore_base(state, game, data)
-        _check_restored(state)
-        return state
+        return load(game, data)
 
-    def observation(self, seat: int | None) -> SequenceObservation:
-        """What ``seat`` may know (None: a spectator): everything but hidden hands and the deck."""
-        game = self.game
-        if seat is not None:
-            check_seat(seat, game.num_players)
-        return SequenceObservation(
-            seat=seat,
-            team=None if seat is None else game.team_of(seat),
-            teams=game.teams,
-            hand=() if seat is None else tuple(self.hands[seat]),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            stock_size=len(self.deck),
-            board=bytes(self.board),
-            locked=bytes(self.locked),
-            discards=tuple(tuple(reversed(p)) for p in self.discards),
-            sequences=tuple(self.sequences),
-            sequence_counts=tuple(self.seq_count),
-            sequences_needed=game.needed,
-            dealer=self.dealer,
-            current_player=None if self.over else self.current,
-            exchanged_dead_card=self.exchanged,
-            turns=self.turns,
-            winners=tuple(self.winners),
-        )
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The view from ``observation(seat)``."""
-        obs = self.observation(seat)
-        board = obs.board
-        rows = [[_cell_view(v) for v in board[r * 10:r * 10 + 10]] for r in range(10)]
-        team_of = self.game.team_of
-        return {
-            "game": "sequence",
-            "seat": seat,
-            "team": obs.team,
-            "teams": obs.teams,
-            "hand": sorted(card_names(obs.hand)),
-            "hand_sizes": list(obs.hand_sizes),
-            "stock_size": obs.stock_size,
-            "board": rows,
-            "chips": {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]},
-            "discards": [card_names(p) for p in obs.discards],
-            "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in obs.sequences],
-            "scores": [obs.sequence_counts[team_of(s)] for s in range(len(obs.hand_sizes))],
-            "sequences_needed": obs.sequences_needed,
-            "dealer": obs.dealer,
-            "current_player": obs.current_player,
-            "exchanged_dead_card": obs.exchanged_dead_card,
-            "turns": obs.turns,
-            "is_terminal": obs.current_player is None,
-            "winners": list(obs.winners),
-            "legal_actions": [str(a) for a in self.legal_actions()]
-            if seat is not None and seat == obs.current_player else [],
-        }
-
-    def resample(self, seat: int, rng: random.Random) -> SequenceState:
-        """The other hands and the deck dealt afresh; all play is public in Sequence.
-
-        A pass also shows that the passer held no playable card; the resample does not
-        keep that (rare) inference.
-        """
-        check_seat(seat, self.game.num_players)
-        new = self.clone()
-        pool = list(self.deck)
-        for other, hand in enumerate(self.hands):
-            if other != seat:
-                pool += hand
-        pool.sort()  # what the seat cannot tell apart must resample alike
-        rng.shuffle(pool)
-        for other, hand in enumerate(new.hands):
-            if other != seat:
-                new.hands[other] = [pool.pop() for _ in hand]
-        new.deck = pool
-        new._rng = random.Random(rng.getrandbits(64))
-        new._legal = new._legal_ids = None
-        return new
+    # what a seat sees (view.py) and can deduce (deduce.py)
+    observation = observe
+    _view = seat_view
+    resample = resample
 
     def __str__(self) -> str:
         return render(self)
-
-
-def _check_restored(state: SequenceState) -> None:
-    """PositionError if a loaded state's end, winner, passes and turns contradict each other
-    (2.4, 2.6 and the rulings on passes and ``max_turns``)."""
-    game = state.game
-    n = game.num_players
-    max_turns = game.max_turns
-    winner = state.winning_team
-    if max_turns is not None and state.turns > max_turns:
-        raise PositionError(f"turns: {state.turns} turns played, but max_turns is {max_turns}")
-    ended_by_turns = max_turns is not None and state.turns == max_turns
-    if not state.over:
-        if winner is not None:
-            raise PositionError("winning_team is set, but the game is not over")
-        if state.passes >= n or ended_by_turns:
-            raise PositionError(f"over must be true after {state.passes} passes in a row and "
-                                f"{state.turns} turns")
-        return
-    full = [s for s, hand in enumerate(state.hands) if len(hand) == game.hand_size]
-    if winner is None:
-        if state.passes < n and not ended_by_turns:
-            raise PositionError("over: the game has no winner, yet it did not end by every "
-                                "player passing or by max_turns")
-        if len(full) != n:
-            raise PositionError("hands: the game ended without a winner, so every hand is full")
-        return
-    done = [team for team in range(game.teams) if state.seq_count[team] >= game.needed]
-    if done != [winner]:
-        raise PositionError(f"winning_team: team {winner} has {state.seq_count[winner]} "
-                            f"sequences; {game.needed} win, and only the winner has them")
-    if game.team_of(state.current) != winner or state.current in full or len(full) != n - 1:
-        raise PositionError(f"the winner's last card is played without a draw: seat "
-                            f"{state.current} of team {winner} must hold one card less, "
-                            "every other hand is full")
-
-
-def _cell_view(v: int) -> str | int | None:
-    """A cell in a view: "XX" for a corner, the team of a chip, None when empty."""
-    return "XX" if v == CORNER else v - 1 if v else None
-
-
 
 
 def parse_action_id(text: str) -> int:
@@ -753,20 +472,6 @@ def parse_action_id(text: str) -> int:
         f"{text!r} is not a Sequence move: write a card and a cell ('7H c4', 'JD e5', "
         "'JS e5' to remove a chip), 'dead 7H' or 'pass'"
     )
-
-
-def render(state: SequenceState) -> str:
-    """The board as text: card names, ``o0``.. for team chips, ``**`` for the free corners."""
-    lines = ["     " + "  ".join("abcdefghij")]
-    board = state.board
-    for r in range(10):
-        cells = []
-        for c in range(10):
-            v = board[r * 10 + c]
-            cells.append("**" if v == CORNER else f"o{v - 1}" if v else
-                         CARD_NAMES[CELL_CARD[r * 10 + c]])
-        lines.append(f"{r + 1:>3}  " + " ".join(cells))
-    return "\n".join(lines)
 
 
 SequenceGame.state_class = SequenceState

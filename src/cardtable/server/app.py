@@ -97,10 +97,14 @@ def add_error_handlers(app: FastAPI) -> None:
         return refused(exc)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Any:
         if exc.status_code == 405:
             return refused(Refusal("http/method", "this address does not take that method"))
         if exc.status_code == 404:
+            page = web.not_found_page(request.method, request.url.path,
+                                      request.headers.get("accept", ""))
+            if page is not None:   # a browser: the page says "no such page"
+                return page
             return refused(Refusal("http/not-found", "there is nothing at this address"))
         return JSONResponse(error_body(Refusal("message/bad", str(exc.detail))),
                             status_code=exc.status_code)

@@ -56,7 +56,9 @@ def body_schema(model: type[In]) -> dict[str, Any]:
 def games() -> Games:
     return Games(bots=list(bots.KINDS), games=[
         GameInfo(name=d.name, title=d.title, players=list(d.players),
-                 default_players=d.default_players, exports=list(d.exports),
+                 default_players=d.default_players, phases=list(d.phases),
+                 board=None if d.board is None else [list(row) for row in d.board],
+                 exports=list(d.exports),
                  options=[OptionInfo(name=o.name, default=o.default,
                                      kind=o.kind, choices=list(o.choices), minimum=o.minimum,
                                      maximum=o.maximum, none_ok=o.none_ok, help=o.help)

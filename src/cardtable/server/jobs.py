@@ -13,15 +13,13 @@ import logging
 import multiprocessing
 import secrets
 
-import cardtable
-from cardtable import bots
 from cardtable.server.connections import Connection
 from cardtable.server.messages import HintFound
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room
 from cardtable.server.settings import Settings
-from cardtable.table import BotJob, run_bot_job
+from cardtable.table import BotJob, HintJob, run_bot_job, run_hint_job
 
 log = logging.getLogger("cardtable.server")
 
@@ -29,15 +27,10 @@ log = logging.getLogger("cardtable.server")
 TAKEOVER_BOT = "heuristic"
 
 
-def run_hint_job(game: str, options: dict[str, object], seed: int, moves: list[str],
-                 seat: int, budget: dict[str, object]) -> tuple[str, float, str]:
-    """In a worker process: the hint for ``seat`` after ``moves`` (plain data in and out):
-    the move, the chance of winning and what that chance is of ("game", or "match" in
-    Draw Bridge)."""
-    state = cardtable.new_game(game, **options).deal(seed=seed)
-    for move in moves:
-        state.apply(move)
-    found = bots.hint(state, seat, budget, seed=secrets.randbits(32))
+def hint_in_worker(job: HintJob) -> tuple[str, float, str]:
+    """In a worker process: the job's hint as plain data: the move, the chance of winning
+    and what that chance is of ("game", or "match" in Draw Bridge)."""
+    found = run_hint_job(job)
     return found.action.notation, found.win_probability, found.estimate_of
 
 
@@ -86,10 +79,7 @@ class Jobs:
 
     def _takeover_job(self, room: Room, seat: int) -> BotJob:
         """The job of the bot that plays ``seat`` (to act) for its away person."""
-        game = room.game
-        return BotJob(game.name, dict(game.options), room.seed, None,
-                      tuple(move for _, move in room.table.moves), seat, TAKEOVER_BOT, {},
-                      secrets.randbits(63))
+        return BotJob(room.table.log(), seat, TAKEOVER_BOT, {}, secrets.randbits(63))
 
     async def _bot(self, room: Room, job: BotJob | None, seat: int, version: int) -> None:
         delay = 0.0
@@ -130,13 +120,12 @@ class Jobs:
             raise Refusal("limit/rate", "a hint is on its way already")
         conn.hint_busy = True
         try:
-            moves = [move for _, move in room.table.moves]
-            game = room.game
+            job = room.table.hint_job(seat, dict(self.settings.hint_budget))
+            job = HintJob(job.log, seat, job.budget, secrets.randbits(32))
             assert self.pool is not None
             move, chance, of = await asyncio.get_running_loop().run_in_executor(
-                self.pool, run_hint_job, game.name, dict(game.options), room.seed, moves,
-                seat, dict(self.settings.hint_budget))
+                self.pool, hint_in_worker, job)
         finally:
             conn.hint_busy = False
         return HintFound(move=move, win_probability=round(chance, 3),
-                         estimate_of=of, version=len(moves))
+                         estimate_of=of, version=len(job.log.moves))

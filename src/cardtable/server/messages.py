@@ -246,6 +246,8 @@ class TableSummary(Out):
     title: str
     #: every option, defaults and players included
     options: dict[str, Any]
+    #: what the page draws from: the board, each seat's team, the phases... (Game.describe)
+    game_info: dict[str, Any]
     seats: list[SeatSummary]
     status: Status
     version: int
@@ -386,6 +388,10 @@ class GameInfo(Out):
     players: list[int]
     default_players: int
     options: list[OptionInfo]
+    #: the phases a move can be made in, in their order
+    phases: list[str]
+    #: the board's cells row by row, as card notation ("XX" a corner), or null
+    board: list[list[str]] | None
     #: the record formats besides JSON (GET /api/tables/{id}/record.{format})
     exports: list[str]
 

@@ -20,6 +20,7 @@ from typing import Any
 import cardtable
 from cardtable import bots, records
 from cardtable.core import CardtableError
+from cardtable.records import Seat
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.messages import (
@@ -36,7 +37,7 @@ from cardtable.server.messages import (
 from cardtable.server.refusals import Refusal
 from cardtable.server.settings import Settings
 from cardtable.store import SeatRow, Store, TableRow, hash_token
-from cardtable.table import Seat, Table
+from cardtable.table import Table
 
 log = logging.getLogger("cardtable.server")
 
@@ -132,7 +133,8 @@ class Room:
                  for n, (s, held) in enumerate(zip(table.seats, self.tokens, strict=True))]
         summary = TableSummary(id=self.id, game=self.game.name,
                                title=self.game.declaration.title,
-                               options=dict(self.game.options), seats=seats,
+                               options=dict(self.game.options),
+                               game_info=self.game.describe(), seats=seats,
                                status=self.status,
                                version=table.version, to_act=table.to_act,
                                takeover_after=self.takeover_after, created=table.created)

@@ -27,11 +27,11 @@ import cardtable
 from cardtable.cards import card_name, parse_card
 from cardtable.core import Action, CardtableError, IllegalActionError, State
 from cardtable.records import Positions, Record, Seat
-from cardtable.table import Seat as TableSeat
+from cardtable.rulebook import rules_of
 from cardtable.table import Table
 from cardtable.tui.look import FELT, GOLD, card_label, spell
 from cardtable.tui.panes import GamePane, pane_for
-from cardtable.tui.rules import rules_of
+from cardtable.tui.source import SeatView
 from cardtable.tui.table import record_file, seat_label
 
 #: the moves the log shows on opening a game or a replayed position (it scrolls back no further)
@@ -263,29 +263,29 @@ class TableApp(App[str]):
         self.query_one("#message", Static).update(
             Text(text, style=style) if isinstance(text, str) else text)
 
-    def draw(self, state: State, viewer: int | None, active: bool) -> None:
-        """Show ``state`` as ``viewer`` sees it; ``active``: the viewer may move now."""
+    def draw(self, seen: SeatView, viewer: int | None, options: dict[str, Any]) -> None:
+        """Show a seat's view (from a local state or a server): ``viewer``'s, of a game
+        with ``options``."""
         if not self.pane.player_names:
             self.pane.seat_up([self.seat_name(s) for s in range(len(self.seats))],
-                              dict(state.game.options))
+                              dict(options))
         # no history (the log shows the moves): a view then costs the same all game long;
         # the panes mark the last move
-        view = state.view(viewer, history=False)
-        view["last_move"] = ([state.history[-1][0], state.history[-1][1].notation]
-                             if state.history else None)
-        legal = [str(a) for a in state.legal_actions()] if active else []
-        self.pane.show(view, legal, active)
+        view = dict(seen.view)
+        view["last_move"] = None if seen.last_move is None else list(seen.last_move)
+        legal = seen.legal
+        self.pane.show(view, legal, seen.active)
         self.suggester.moves = legal
-        self.query_one("#move", MoveInput).disabled = not active
-        self.query_one("#seats", Static).update(self._seats_text(state, view, viewer))
+        self.query_one("#move", MoveInput).disabled = not seen.active
+        self.query_one("#seats", Static).update(self._seats_text(seen, viewer))
         self.query_one("#info", Static).update(self.pane.info())
 
-    def _seats_text(self, state: State, view: dict[str, Any], viewer: int | None) -> Text:
+    def _seats_text(self, state: SeatView, viewer: int | None) -> Text:
         out = Text()
         pane = self.pane
         winners = state.winners
-        sizes = view.get("hand_sizes", [])
-        players = state.game.num_players
+        sizes = state.view.get("hand_sizes", [])
+        players = state.num_players
         # two lines a seat when the side panel has room for them and for the facts and
         # the log below; else one line a seat (12 players at 80x24)
         compact = 2 * players + 8 > self.query_one("#side").size.height
@@ -296,7 +296,7 @@ class TableApp(App[str]):
             out.append("▶ " if turn else "  ", style=f"bold {GOLD}")
             out.append(f"{pane.seat_mark(seat)} ", style=f"bold {pane.seat_colour(seat)}")
             name = self.seat_name(seat) + (" (you)" if seat == viewer and
-                                           self.seats[seat].kind == "human"
+                                           self.seats[seat].kind == "person"
                                            and self.seats[seat].name != "You" else "")
             out.append(f"{name}", style="bold" if turn else "")
             if self.seats[seat].kind == "bot":
@@ -313,10 +313,10 @@ class TableApp(App[str]):
             out.append_text(wrap_items(details, self.query_one("#seats").size.width or 36))
         return out
 
-    def _compact_seats(self, state: State, sizes: list[int]) -> Text:
+    def _compact_seats(self, state: SeatView, sizes: list[int]) -> Text:
         """One line a seat: turn, mark, name, cards held, score."""
         out, pane = Text(), self.pane
-        for seat in range(state.game.num_players):
+        for seat in range(state.num_players):
             turn = seat == state.current_player
             out.append("▶" if turn else " ", style=f"bold {GOLD}")
             out.append(f"{pane.seat_mark(seat)} ", style=f"bold {pane.seat_colour(seat)}")
@@ -365,7 +365,7 @@ class PlayApp(TableApp):
 
     def __init__(self, table: Table, *, pace: float = 0.8,
                  new_table: Callable[[], Table] | None = None, curtain: bool = True) -> None:
-        super().__init__(table.state.game.name, [who.to_record() for who in table.seats])
+        super().__init__(table.state.game.name, list(table.seats))
         self.table = table
         self.pace = pace
         self.new_table = new_table
@@ -401,7 +401,9 @@ class PlayApp(TableApp):
         return seat if self.table.is_person(seat) and self.viewer == seat else None
 
     def refresh_table(self) -> None:
-        self.draw(self.state, self.viewer, self.human_to_move() is not None)
+        state = self.state
+        self.draw(SeatView.of_state(state, self.viewer, self.human_to_move() is not None),
+                  self.viewer, state.game.options)
         self.farewell = self._farewell()
 
     def _farewell(self) -> str:
@@ -442,8 +444,8 @@ class PlayApp(TableApp):
                 action = await asyncio.to_thread(self.table.bot_move)
             except CardtableError as exc:
                 # a bot kind this game lacks: a random bot takes the seat, and the game goes on
-                self.table.set_seat(seat, TableSeat("bot", "random"))
-                self.seats[seat] = self.table.seats[seat].to_record()
+                self.table.set_seat(seat, Seat("bot", "random"))
+                self.seats[seat] = self.table.seats[seat]
                 self.log_note(f"{self.seat_name(seat)} cannot play ({exc}); a random bot "
                               "takes the seat")
                 continue
@@ -654,7 +656,7 @@ class ReplayApp(TableApp):
         self.path = path
         self.states = Positions(record)
         self.index = 0
-        humans = [s for s, who in enumerate(record.seats) if who.kind == "human"]
+        humans = [s for s, who in enumerate(record.seats) if who.kind == "person"]
         self.viewer: int | None = seat if seat is not None else (humans[0] if humans else 0)
         self.pace = pace
         self.playing = False
@@ -670,7 +672,7 @@ class ReplayApp(TableApp):
 
     def show_position(self) -> None:
         state = self.states[self.index]
-        self.draw(state, self.viewer, False)
+        self.draw(SeatView.of_state(state, self.viewer, False), self.viewer, state.game.options)
         log = self.query_one("#log", RichLog)
         log.clear()
         for seat, notation in self.record.actions[max(0, self.index - LOG_MOVES):self.index]:

@@ -187,7 +187,7 @@ class PlainPane(GamePane):
             out.append(" ")
         out.append("\n\n")
         for key, value in self.view.items():
-            if key in ("hand", "legal_actions", "history", "game"):
+            if key in ("hand", "legal", "history", "game"):
                 continue
             out.append(f"{key}: ", style="dim")
             out.append(json.dumps(value)[:200] + "\n")

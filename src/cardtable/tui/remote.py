@@ -2,16 +2,15 @@
 terminal table UI, as a thin client.
 
 The server holds the game; this app only shows what the server sends (the seat's view,
-the events) and sends the moves the player picks. The panes draw from a view, so a
-small adapter (:class:`ViewState`) gives :meth:`TableApp.draw` the few things it reads
-of a State. Refusals come back with their code and the game's own words.
+the events) and sends the moves the player picks. It draws a
+:class:`~cardtable.tui.source.SeatView` of what the server sent, as a local table draws
+one of its state. Refusals come back with their code and the game's own words.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
@@ -22,48 +21,16 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from cardtable.core import CardtableError
+from cardtable.local import data_folder
 from cardtable.records import Seat
 from cardtable.tui.app import MoveInput, TableApp
 from cardtable.tui.look import spell
 from cardtable.tui.panes import GamePane
+from cardtable.tui.source import SeatView
 
 
 class ConnectError(CardtableError, ValueError):
     """An invite link that does not lead to a seat, said in words."""
-
-
-class _Game:
-    """What the table UI reads of a game: its name, options and player count."""
-
-    def __init__(self, name: str, options: dict[str, Any]) -> None:
-        self.name = name
-        self.options = options
-        self.num_players = int(options["players"])
-
-
-class _Move:
-    def __init__(self, notation: str) -> None:
-        self.notation = notation
-
-
-class ViewState:
-    """A received view dressed as the State that :meth:`TableApp.draw` expects: the view,
-    its legal moves, scores and winners, and as history only the last move seen."""
-
-    def __init__(self, game: _Game, view: dict[str, Any],
-                 last: tuple[int, str] | None = None) -> None:
-        self.game = game
-        self._view = dict(view)
-        self.history = [] if last is None else [(last[0], _Move(last[1]))]
-        self.current_player: int | None = view.get("current_player")
-        self.winners: list[int] = list(view.get("winners") or [])
-        self.scores: list[int] = list(view.get("scores") or [0] * game.num_players)
-
-    def view(self, _viewer: int | None, history: bool = False) -> dict[str, Any]:
-        return self._view
-
-    def legal_actions(self) -> list[str]:
-        return list(self._view.get("legal", []))
 
 
 def parse_link(link: str) -> tuple[str, str, int | None]:
@@ -80,9 +47,7 @@ def parse_link(link: str) -> tuple[str, str, int | None]:
 
 
 def _tokens_file() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
-                                                           ".local", "share")
-    return Path(base) / "cardtable" / "seats.json"
+    return data_folder() / "seats.json"
 
 
 def _saved_tokens() -> dict[str, str]:
@@ -148,8 +113,7 @@ class RemoteApp(TableApp):
 
     def __init__(self, base: str, table_id: str, seat: int | None, token: str | None,
                  summary: dict[str, Any]) -> None:
-        seats = [Seat("human" if s["kind"] == "person" else "bot",
-                      s["name"] or (s["bot"] or f"seat {s['seat']}"))
+        seats = [Seat(s["kind"], s["name"] or (s["bot"] or f"seat {s['seat']}"))
                  for s in summary["seats"]]
         super().__init__(summary["game"], seats)
         self.base = base
@@ -157,7 +121,6 @@ class RemoteApp(TableApp):
         self.seat = seat
         self.token = token
         self.summary = summary
-        self.game = _Game(summary["game"], summary["options"])
         self.version = -1
         self.view: dict[str, Any] = {}
         self.last: tuple[int, str] | None = None
@@ -172,7 +135,7 @@ class RemoteApp(TableApp):
 
     def on_mount(self) -> None:
         who = f"seat {self.seat}" if self.seat is not None else "watching"
-        self.title = f"cardtable · {self.summary.get('title', self.game.name)} · {who}"
+        self.title = f"cardtable · {self.summary.get('title', self.summary['game'])} · {who}"
         self.sub_title = f"{self.base}/t/{self.table_id}"
         self.say("Connecting…", "italic")
         self.pane.focus()  # the keys go to the table, as at a local one
@@ -201,7 +164,7 @@ class RemoteApp(TableApp):
         if kind == "welcome":
             self.version = message["version"]
             self.show(message["view"])
-            self.say("Connected." if self.seat is None or "legal" not in message["view"]
+            self.say("Connected." if self.seat is None or not message["view"].get("legal")
                      else "Your turn.", "italic")
         elif kind == "event":
             self.version = max(self.version, message["version"])
@@ -210,7 +173,7 @@ class RemoteApp(TableApp):
             self.pane.forget_hint()  # a hint is for the position it was given in
             if "view" in message:
                 self.show(message["view"])
-                if "legal" in message["view"]:
+                if message["view"].get("legal"):
                     self.say("Your turn.", "italic")
         elif kind == "error":
             self.refuse(f"{message.get('message', '')}")
@@ -231,7 +194,7 @@ class RemoteApp(TableApp):
     def show(self, view: dict[str, Any]) -> None:
         self.view = view
         active = self.seat is not None and bool(view.get("legal"))
-        self.draw(ViewState(self.game, view, self.last), self.seat, active)  # type: ignore[arg-type]
+        self.draw(SeatView(view, self.last, active), self.seat, self.summary["options"])
 
     def refuse(self, text: str) -> None:
         self.bell()

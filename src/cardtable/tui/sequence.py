@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 
+import cardtable
 from cardtable.sequence import BOARD, parse_cell
 from cardtable.sequence.board import cell_name as board_cell_name
 from cardtable.tui.look import (
@@ -72,6 +73,7 @@ class SequencePane(GamePane):
         self.row, self.col = 4, 4
         self.picked: str | None = None
         self.hand_spans: list[tuple[int, int, int, int]] = []
+        self.teams: list[int] = []  # each seat's team, from the game (seat_up)
 
     # -- what the view says ---------------------------------------------
 
@@ -98,8 +100,12 @@ class SequencePane(GamePane):
         return None
 
     def team_of(self, seat: int) -> int:
-        teams: int = self.view.get("teams", 2)
-        return seat % teams
+        """The seat's team, as the game says (``game.team_of``)."""
+        return self.teams[seat] if seat < len(self.teams) else 0
+
+    def seat_up(self, player_names: list[str], options: dict[str, Any]) -> None:
+        super().seat_up(player_names, options)
+        self.teams = cardtable.new_game("sequence", **options).describe()["teams"]
 
     def seat_colour(self, seat: int) -> str:
         return TEAM_COLOURS[self.team_of(seat) % len(TEAM_COLOURS)]

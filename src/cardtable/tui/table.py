@@ -12,11 +12,12 @@ from typing import Any
 import cardtable
 from cardtable import records
 from cardtable.core import OptionsError
+from cardtable.local import data_folder
 from cardtable.records import Record
 from cardtable.table import Seat, Table
 
 
-def seat_label(seats: Sequence[records.Seat | Seat], seat: int) -> str:
+def seat_label(seats: Sequence[Seat], seat: int) -> str:
     """How the UI names a seat's player: a person's name, or ``Bot 1`` (seat 1)."""
     who = seats[seat]
     return f"Bot {seat}" if who.kind == "bot" else who.name
@@ -24,10 +25,7 @@ def seat_label(seats: Sequence[records.Seat | Seat], seat: int) -> str:
 
 def default_record_dir() -> Path:
     """Where games are saved unless told otherwise: ``$XDG_DATA_HOME/cardtable/games``."""
-    import os
-
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "cardtable" / "games"
+    return data_folder() / "games"
 
 
 class RecordFile:
@@ -88,8 +86,7 @@ def new_table(game: cardtable.Game, humans: list[int], bot_kind: str, *,
 def resumed_table(record: Record, save_path: Path | None,
                   think: float | None = None) -> Table:
     """The game of ``record`` at its last position, to play on."""
-    seats = [bot_seat(who.name, think) if who.kind == "bot" else Seat.from_record(who)
-             for who in record.seats]
+    seats = [bot_seat(who.name, think) if who.kind == "bot" else who for who in record.seats]
     return Table.from_moves(
         cardtable.new_game(record.game, **record.options), seats, seed=record.seed,
         start=record.start, moves=[move for _, move in record.actions],

@@ -8,10 +8,15 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
   common terms and the game's section (``RULES.md`` or ``RULES.km.md``);
 - ``GET /api/arrange?cards=7S,KS,...&round=5&aces=low&all_wild_melds=true&face_values=ten``:
   a Three Thirteen hand split into its best melds and deadwood
-  (``cardtable.threethirteen.arrange``): ``{"melds", "deadwood", "penalty"}``, and with
-  ``&going_out=true`` also ``"going_out"``: the cards whose discard goes out.
+  (``cardtable.threethirteen.arrange``): ``{"melds", "deadwood", "penalty"}``. (Which
+  discards go out is the game's to say: the view's ``going_out``.)
 
-FastAPI is imported only by :func:`router`; the package itself needs nothing.
+Any other address a browser asks for (a GET for HTML outside ``/api/``, ``/ws/`` and
+``/static/``) gets the page with status 404, which says there is no such page
+(:func:`not_found_page`, called by the server's 404 handler); the API keeps its JSON errors.
+
+FastAPI is imported only by :func:`router` and :func:`not_found_page`; the package itself
+needs nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import Any
 STATIC_DIR = Path(str(resources.files("cardtable"))) / "web" / "static"
 LANGUAGES = ("en", "km")
 
-__all__ = ["LANGUAGES", "STATIC_DIR", "router"]
+__all__ = ["LANGUAGES", "STATIC_DIR", "not_found_page", "router"]
 
 
 def _bool(name: str, text: str) -> bool:
@@ -37,12 +42,8 @@ def _bool(name: str, text: str) -> bool:
 
 
 def arrange_json(cards: str, round: str, aces: str = "low", all_wild_melds: str = "true",
-                 face_values: str = "ten", going_out: str = "false") -> dict[str, Any]:
-    """The /api/arrange answer; OptionsError / ValueError naming a bad input.
-
-    With ``going_out=true`` the answer also has ``"going_out"``: the cards whose discard
-    leaves a hand that melds entirely (3.6: discarding one of them goes out).
-    """
+                 face_values: str = "ten") -> dict[str, Any]:
+    """The /api/arrange answer; OptionsError / ValueError naming a bad input."""
     from cardtable import OptionsError
     from cardtable.threethirteen import arrange
 
@@ -56,26 +57,34 @@ def arrange_json(cards: str, round: str, aces: str = "low", all_wild_melds: str 
     wild_melds = _bool("all_wild_melds", all_wild_melds)
     melds, deadwood, penalty = arrange(names, number, aces=aces, all_wild_melds=wild_melds,
                                        face_values=face_values)
-    out: dict[str, Any] = {"melds": melds, "deadwood": deadwood, "penalty": penalty}
-    if _bool("going_out", going_out):
-        out["going_out"] = []
-        for card in dict.fromkeys(names):
-            rest = list(names)
-            rest.remove(card)
-            if arrange(rest, number, aces=aces, all_wild_melds=wild_melds,
-                       face_values=face_values)[2] == 0:
-                out["going_out"].append(card)
-    return out
+    return {"melds": melds, "deadwood": deadwood, "penalty": penalty}
 
 
 def rules_json(game: str, lang: str = "en") -> dict[str, Any]:
     """The /api/rules answer; OptionsError for an unknown game or language."""
     from cardtable import OptionsError
-    from cardtable.tui.rules import rules_of
+    from cardtable.rulebook import rules_of
 
     if lang not in LANGUAGES:
         raise OptionsError(f"lang is one of {', '.join(LANGUAGES)}, not {lang!r}")
     return {"game": game, "lang": lang, "markdown": rules_of(game, lang=lang)}
+
+
+def not_found_page(method: str, path: str, accept: str) -> Any:
+    """The page, with status 404, for a browser's GET of an address nothing answers; else None.
+
+    A browser (``Accept`` naming ``text/html``) then sees the page's own "no such page"
+    with a way back to the lobby, not the API's JSON error; requests under ``/api/``,
+    ``/ws/`` and ``/static/`` keep that error.
+    """
+    if method not in ("GET", "HEAD") or "text/html" not in accept:
+        return None
+    if path.startswith(("/api/", "/ws/", "/static/")):
+        return None
+    from fastapi.responses import FileResponse
+
+    return FileResponse(STATIC_DIR / "index.html", status_code=404,
+                        headers={"Cache-Control": "no-cache"})
 
 
 def router() -> Any:
@@ -90,10 +99,9 @@ def router() -> Any:
 
     @routes.get("/api/arrange", response_model=None)
     async def arrange(cards: str = "", round: str = "1", aces: str = "low",  # noqa: A002
-                      all_wild_melds: str = "true", face_values: str = "ten",
-                      going_out: str = "false") -> Any:
+                      all_wild_melds: str = "true", face_values: str = "ten") -> Any:
         try:
-            return arrange_json(cards, round, aces, all_wild_melds, face_values, going_out)
+            return arrange_json(cards, round, aces, all_wild_melds, face_values)
         except ValueError as exc:
             return refuse("options/bad", exc)
 

@@ -9,6 +9,10 @@ as data and the page translates). Translations live in
     python -m cardtable.web.catalogs extract   # locale/web.pot, and new msgids into each .po
     (translate the new entries in each web.po)
     python -m cardtable.web.catalogs compile   # static/i18n/<lang>.json
+    msgfmt --check -o /dev/null locale/km/LC_MESSAGES/web.po   # what the tests check too
+
+Khmer translators: the terms to use are in the documentation's Khmer glossary
+(``docs/glossary-km.md``).
 
 Babel is needed for these two commands and the catalog tests only; the page and the
 server do not import it.
@@ -76,6 +80,19 @@ def template() -> Any:
     return catalog
 
 
+def brace_format_only(catalog: Any) -> None:
+    """Mark the messages as never %-formatted (the page fills ``{name}`` placeholders only).
+
+    Babel flags every message in which a ``%`` looks like a format code as python-format
+    (``{pct}% chance`` reads as ``% c``), and ``msgfmt --check`` then refuses a translation
+    that moves the ``%``; ``no-python-format`` says what is true.
+    """
+    for message in catalog:
+        if message.id and "python-format" in message.flags:
+            message.flags.discard("python-format")
+            message.flags.add("no-python-format")
+
+
 def po_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
@@ -93,6 +110,7 @@ def extract() -> None:
     from babel.messages.pofile import write_po
 
     pot = template()
+    brace_format_only(pot)
     LOCALE.mkdir(exist_ok=True)
     with (LOCALE / f"{DOMAIN}.pot").open("wb") as f:
         write_po(f, pot, omit_header=False, sort_output=True, width=100)
@@ -104,6 +122,7 @@ def extract() -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=lang, domain=DOMAIN, project="cardtable", fuzzy=False)
         catalog.update(pot, no_fuzzy_matching=True)
+        brace_format_only(catalog)
         with path.open("wb") as f:
             write_po(f, catalog, sort_output=True, width=100, ignore_obsolete=True)
 

@@ -1,7 +1,7 @@
 // The page: lobby at /, a table at /t/ID, the rules at /rules/GAME.
 
 import { _, LANGUAGES, lang, preferredLanguage, setLanguage } from "./i18n.js";
-import { api, h, toast } from "./dom.js";
+import { api, h, nameInput, toast } from "./dom.js";
 import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
 import { renderRules } from "./rules.js";
 import { TablePage, takeSeat } from "./table.js";
@@ -49,9 +49,28 @@ async function route() {
     await page.start();
   } else if (rules) {
     await renderRules(app, rules[1] || "sequence", navigate);
-  } else {
+  } else if (path === "/") {
     await lobby();
+  } else {
+    notFound(path);
   }
+}
+
+// ------------------------------------------------------------------ no such page
+
+/** Any other address (the server answers it with this page and status 404). */
+function notFound(path) {
+  document.title = _("No such page");
+  let shown = path;
+  try {
+    shown = decodeURI(path);
+  } catch (err) {
+    // a malformed escape: shown as sent
+  }
+  app.append(h("main", { class: "not-found", id: "not-found" },
+    h("h1", {}, _("No such page")),
+    h("p", {}, _("There is nothing at {path}.", { path: shown.slice(0, 80) })),
+    h("p", {}, h("a", { href: "/", "data-link": true, class: "button primary" }, _("Back to the lobby")))));
 }
 
 // ------------------------------------------------------------------ the lobby
@@ -122,8 +141,8 @@ async function lobby() {
     return;
   }
   const { games, bots } = data;
-  const name = h("input", {
-    id: "player-name", name: "player", maxlength: 24, autocomplete: "nickname",
+  const name = nameInput({
+    id: "player-name", name: "player",
     value: localStorage.getItem("cardtable:name") || "", placeholder: _("Your name"),
   });
   const gameSelect = h("select", { id: "game", name: "game" },

@@ -85,3 +85,42 @@ export async function copyText(text) {
     return ok;
   }
 }
+
+/** The server's limit on a display name: 32 characters, counted as Python counts them (code
+ *  points), after runs of spaces become one and the ends are trimmed. */
+export const NAME_LIMIT = 32;
+
+function serverLength(text) {
+  return [...text.split(/\s+/).filter(Boolean).join(" ")].length;
+}
+
+/** The longest start of `text` the server takes as a name, cut between grapheme clusters only
+ *  (Intl.Segmenter); a Khmer cluster that ends in a coeng (U+17D2, the subscript sign) stays
+ *  with the consonant it joins, so a syllable is never cut. */
+export function fitName(text, limit = NAME_LIMIT) {
+  if (serverLength(text) <= limit) return text;
+  const clusters = [];
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+    if (clusters.length && clusters[clusters.length - 1].endsWith("\u17d2")) clusters[clusters.length - 1] += segment;
+    else clusters.push(segment);
+  }
+  let out = "";
+  for (const cluster of clusters) {
+    if (serverLength(out + cluster) > limit) break;
+    out += cluster;
+  }
+  return out;
+}
+
+/** A name box that stops where the server's limit does (no maxlength: it counts UTF-16 units). */
+export function nameInput(attrs) {
+  const input = h("input", { autocomplete: "nickname", ...attrs });
+  const fit = (event) => {
+    if (event.isComposing) return;
+    const cut = fitName(input.value);
+    if (cut !== input.value) input.value = cut;
+  };
+  input.addEventListener("input", fit);
+  input.addEventListener("compositionend", fit);
+  return input;
+}

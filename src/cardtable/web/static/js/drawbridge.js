@@ -11,9 +11,7 @@ const STRAINS = ["C", "D", "H", "S", "NT"];
 const CALL = /^([1-7](C|D|H|S|NT)|pass|double|redouble)$/i;
 
 function isCall(move, before) {
-  if (before && before.phase) return before.phase === "auction";
-  // without the phase: only what no card spells ("2S" is both a card and a bid)
-  return CALL.test(move) && !/^[2-7][SHDC]$/i.test(move);
+  return before ? before.phase === "auction" : CALL.test(move) && !/^[2-7][SHDC]$/i.test(move);
 }
 
 export function moveText(move, page, before = null) {
@@ -29,46 +27,9 @@ export function moveText(move, page, before = null) {
   return _("play {card}", { card: cardText(move) });
 }
 
-/**
- * The phase each move was made in, worked out from the moves since the start (the
- * server sends a view with the last move of a batch only, and "2S" is a card in the
- * draw and the play but a bid in the auction): 26 cards of the draw, the auction until
- * a pass follows a call other than pass (or two passes and no bid: a new deal), 26 cards
- * of the play, then the next deal.
- */
-function phases(page) {
-  const known = page.ui.phases || (page.ui.phases = new Map());
-  const events = page.events;
-  if (!events.length || events[0].version !== 1) return known;
-  let state = page.ui.phaseState || { phase: "draw", count: 0, calls: [], upTo: 0 };
-  if (state.upTo > events.length) state = { phase: "draw", count: 0, calls: [], upTo: 0 };
-  for (let i = state.upTo; i < events.length; i++) {
-    const move = events[i].move;
-    known.set(events[i].version, state.phase);
-    if (state.phase === "auction") {
-      state.calls.push(move);
-      const n = state.calls.length;
-      const bid = state.calls.some((c) => c !== "pass");
-      if (move === "pass" && n >= 2 && state.calls[n - 2] !== "pass" && bid) {
-        state = { ...state, phase: "play", count: 0, calls: [] };
-      } else if (move === "pass" && n === 2 && !bid) {
-        state = { ...state, phase: "draw", count: 0, calls: [] };
-      }
-    } else {
-      state.count += 1;
-      if (state.count === 26) {
-        state = { ...state, phase: state.phase === "draw" ? "auction" : "draw", count: 0, calls: [] };
-      }
-    }
-    state.upTo = i + 1;
-  }
-  page.ui.phaseState = state;
-  return known;
-}
-
 export function describe(event, page) {
-  const phase = phases(page).get(event.version);
-  let text = moveText(event.move, page, phase ? { phase } : event.before || { phase: "draw" });
+  // the event says the phase its move was made in ("2S" is a card or a bid)
+  let text = moveText(event.move, page, { phase: event.phase });
   if (event.drawn && event.drawn.length) {
     text += " · " + _("you drew {cards}", { cards: event.drawn.map(cardText).join(" ") });
   }

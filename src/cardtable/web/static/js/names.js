@@ -54,7 +54,7 @@ export function phaseLabel(phase) {
   switch (phase) {
     case "draw": return _("Draw phase");
     case "auction": return _("Auction");
-    case "play": return _("Play");
+    case "play": return _("Play phase");   // not "Play", the button: Khmer tells them apart
     case "discard": return _("Discard");
     case "over": return _("Over");
     default: return phase;
@@ -63,7 +63,7 @@ export function phaseLabel(phase) {
 
 export function strainLabel(strain) {
   switch (strain) {
-    case "NT": return _("NT");
+    case "NT": return "NT";   // as the rule books write it, in Khmer too (1.4: "3NT")
     case "S": return "♠";
     case "H": return "♥";
     case "D": return "♦";

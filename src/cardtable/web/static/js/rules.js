@@ -15,6 +15,18 @@ function inline(text) {
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
 }
 
+// Khmer letters, signs and digits; not its punctuation (U+17D4-17DB: ។ ៕ ៖ ៗ ...), after
+// which a space is right.
+const KHMER = /[\u1780-\u17d3\u17dc-\u17ff]/;
+
+/** Two lines of one paragraph as one text. Khmer writes no space between words, and a space
+ *  is a pause between phrases, so a line break between two Khmer letters joins them without
+ *  one; any other break is a space, as Markdown has it. */
+function joinLines(first, second) {
+  return KHMER.test(first.slice(-1)) && KHMER.test(second.charAt(0))
+    ? first + second : `${first} ${second}`;
+}
+
 /** The Markdown the rule book uses: headings, paragraphs, lists, tables, fenced code. */
 export function markdown(text) {
   const out = [];
@@ -43,7 +55,7 @@ export function markdown(text) {
       const items = [];
       while (i < lines.length && lines[i].trim() && !/^#{1,4} /.test(lines[i])) {
         if (/^\s*([-*]|\d+\.) /.test(lines[i])) items.push(lines[i].replace(/^\s*([-*]|\d+\.) /, ""));
-        else items[items.length - 1] += " " + lines[i].trim();
+        else items[items.length - 1] = joinLines(items[items.length - 1], lines[i].trim());
         i += 1;
       }
       const tag = ordered ? "ol" : "ul";
@@ -56,7 +68,7 @@ export function markdown(text) {
     } else {
       const para = [];
       while (i < lines.length && lines[i].trim() && !/^(#{1,4} |```|\||\s*([-*]|\d+\.) )/.test(lines[i])) para.push(lines[i++]);
-      out.push(`<p>${inline(para.join(" "))}</p>`);
+      out.push(`<p>${inline(para.map((l) => l.trim()).reduce(joinLines))}</p>`);
     }
   }
   return out.join("\n");

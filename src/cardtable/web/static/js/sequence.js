@@ -6,19 +6,10 @@ import { TEAM_COLOURS, TEAM_SHAPES, cardSVG, cardText, chipSVG, cornerSVG, miniC
 
 export const example = "7H c4";
 
-// RULES 2.1: the board, row 1 first (cardtable.sequence.BOARD; a test checks they agree)
-export const BOARD = [
-  "XX 2S 3S 4S 5S 6S 7S 8S 9S XX",
-  "6C 5C 4C 3C 2C AH KH QH TH TS",
-  "7C AS 2D 3D 4D 5D 6D 7D 9H QS",
-  "8C KS 6C 5C 4C 3C 2C 8D 8H KS",
-  "9C QS 7C 6H 5H 4H AH 9D 7H AS",
-  "TC TS 8C 7H 2H 3H KH TD 6H 2D",
-  "QC 9S 9C 8H 9H TH QH QD 5H 3D",
-  "KC 8S TC QC KC AC AD KD 4H 4D",
-  "AC 7S 6S 5S 4S 3S 2S 2H 3H 5D",
-  "XX AD KD QD TD 9D 8D 7D 6D XX",
-].map((row) => row.split(" "));
+/** The board's layout, row 1 first: the game's own (the table's `game_info`). */
+function boardOf(page) {
+  return page.table.game_info.board;
+}
 
 const COLUMNS = "abcdefghij";
 
@@ -35,8 +26,7 @@ function teamName(team) {
 }
 
 function teamOf(page, seat) {
-  const teams = (page.view && page.view.teams) || 2;
-  return seat % teams;
+  return page.table.game_info.teams[seat];
 }
 
 const ONE_EYED = ["JS", "JH"];
@@ -79,9 +69,7 @@ export function seatInfo(page, seat) {
 
 function lastCell(page) {
   const last = page.events[page.events.length - 1];
-  if (!last) return null;
-  const words = last.move.split(" ");
-  return words.length === 2 && words[0] !== "dead" ? words[1] : null;
+  return (last && last.public && last.public.cell) || null;
 }
 
 export function render(page, area) {
@@ -97,6 +85,7 @@ export function render(page, area) {
       if (card === selected && cell) targets.set(cell, move);
     }
   }
+  const board = boardOf(page);
   const inSequence = new Set();
   for (const [, cells] of v.sequences || []) for (const cell of cells) inSequence.add(cell);
   const last = lastCell(page);
@@ -121,7 +110,7 @@ export function render(page, area) {
     grid.append(h("div", { class: "label" }, String(r + 1)));
     for (let c = 0; c < 10; c++) {
       const name = cellName(r, c);
-      const card = BOARD[r][c];
+      const card = board[r][c];
       const chip = v.board[r][c];
       const classes = ["cell"];
       const move = targets.get(name);
@@ -146,7 +135,7 @@ export function render(page, area) {
   const handBox = h("div", { class: "hand", id: "hand", role: "group", "aria-label": _("Your hand") });
   hand.forEach((card, i) => {
     const playable = legal.some((m) => m.startsWith(card + " ") || m === `dead ${card}`);
-    const dead = legal.includes(`dead ${card}`) || (!page.myTurn ? false : isDead(card, v));
+    const dead = (v.dead_cards || []).includes(card);
     const classes = ["card"];
     if (card === selected) classes.push("selected");
     if (playable) classes.push("playable");
@@ -187,15 +176,6 @@ export function render(page, area) {
 
 function teamScore(v, team) {
   return (v.sequences || []).filter(([t]) => t === team).length;
-}
-
-function isDead(card, v) {
-  if (rankOf(card) === "J") return false;
-  let open = 0;
-  BOARD.forEach((row, r) => row.forEach((name, c) => {
-    if (name === card && v.board[r][c] === null) open += 1;
-  }));
-  return open === 0;
 }
 
 export function onKey(page, event) {

@@ -2,7 +2,8 @@
 // reconnects by itself, and draws the game with the game's own module.
 
 import { _ } from "./i18n.js";
-import { api, copyText, h, toast } from "./dom.js";
+import { api, copyText, h, nameInput, toast } from "./dom.js";
+import { inviteNotice } from "./invite.js";
 import { botLabel, gameTitle } from "./names.js";
 import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
@@ -92,10 +93,10 @@ export class TablePage {
     }
     const wanted = new URLSearchParams(location.search).get("seat");
     this.build();
-    if (!this.token && wanted !== null && this.table.status !== "over") {
-      const seat = Number(wanted);
-      const info = (this.table.seats || [])[seat];
-      if (info && info.kind === "person" && !info.taken) this.showJoin(seat);
+    if (!this.token && wanted !== null) {
+      const notice = inviteNotice(this.table, wanted);
+      if (notice) this.joinBox.replaceChildren(h("p", { class: "notice", id: "invite-notice", role: "status" }, notice));
+      else this.showJoin(Number(wanted));
     }
     document.addEventListener("keydown", this.keys);
     this.wake = () => {
@@ -118,9 +119,8 @@ export class TablePage {
   }
 
   showJoin(seat) {
-    const name = h("input", {
-      id: "join-name", maxlength: 24, value: localStorage.getItem("cardtable:name") || "",
-      placeholder: _("Your name"), autocomplete: "nickname",
+    const name = nameInput({
+      id: "join-name", value: localStorage.getItem("cardtable:name") || "", placeholder: _("Your name"),
     });
     const box = h("form", {
       class: "join card-panel", id: "join",
@@ -239,9 +239,9 @@ export class TablePage {
         if (msg.version <= this.lastEventVersion()) {
           break;
         }
-        this.events.push({ version: msg.version, seat: msg.seat, move: msg.move, drawn: msg.drawn,
-          before: this.events.length ? this.events[this.events.length - 1].after : null,
-          after: msg.view });
+        // the game's move event: phase, what became public, this seat's own cards
+        this.events.push({ version: msg.version, seat: msg.seat, move: msg.move, phase: msg.phase,
+          public: msg.public || {}, drawn: msg.drawn, dealt: msg.dealt, after: msg.view });
         this.hint = null;
         this.hintPending = false;
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
@@ -321,7 +321,7 @@ export class TablePage {
 
   get legal() {
     if (!this.view) return [];
-    return this.view.legal || this.view.legal_actions || [];
+    return this.view.legal || [];
   }
 
   get myTurn() {

@@ -7,7 +7,6 @@ import { backSVG, cardSVG, cardText, rankOf, rankText } from "./cards.js";
 import { phaseLabel } from "./names.js";
 
 export const example = "discard 5C";
-const RANKS = "A23456789TJQK";
 
 export function moveText(move, page, before = null) {
   if (move === "draw") return _("draw from the stock");
@@ -21,22 +20,13 @@ export function moveText(move, page, before = null) {
 }
 
 export function describe(event, page) {
-  let before = event.before;
-  if (event.move === "take" && !(before && before.top_discard)) {
-    // the views come with the last move of a batch only: the card taken is the one
-    // the previous player discarded
-    const i = page.events.indexOf(event);
-    const previous = i > 0 ? page.events[i - 1].move : "";
-    if (previous.startsWith("discard ")) before = { top_discard: previous.split(" ")[1] };
-  }
-  let text = moveText(event.move, page, before);
-  if (event.drawn && event.drawn.length) {
+  const told = event.public || {};
+  // the event names the card taken (the previous top discard)
+  let text = moveText(event.move, page, { top_discard: told.took || null });
+  if (event.drawn && event.drawn.length && event.move === "draw") {
     text += " · " + _("you drew {cards}", { cards: event.drawn.map(cardText).join(" ") });
   }
-  if (event.after && event.after.went_out === event.seat && event.move.startsWith("discard")
-      && !(event.before && event.before.went_out === event.seat)) {
-    text += " · " + _("goes out!");
-  }
+  if (told.went_out === event.seat) text += " · " + _("goes out!");
   return text;
 }
 
@@ -64,8 +54,8 @@ function sheetOf(view) {
   return sheet;
 }
 
-function wildOf(round) {
-  return RANKS[round + 1];
+function wildOf(page, round) {
+  return page.table.game_info.wild_ranks[round - 1];
 }
 
 function arrangeKey(page, hand) {
@@ -78,7 +68,6 @@ async function fetchArrangement(page, hand, key) {
   const params = new URLSearchParams({
     cards: hand.join(","), round: String(page.view.round), aces: o.aces || "low",
     all_wild_melds: String(o.all_wild_melds ?? true), face_values: o.face_values || "ten",
-    going_out: String(hand.length === page.view.deal_size + 1),
   });
   try {
     const got = await api("GET", `/api/arrange?${params}`);
@@ -147,8 +136,7 @@ export function render(page, area) {
       const move = `discard ${card}`;
       const ok = legal.includes(move);
       const hinted = page.hint && page.hint.move === move;
-      const got = page.ui.arranged;
-      const out = ok && got && got.key === arrangeKey(page, hand) && (got.going_out || []).includes(card);
+      const out = ok && (page.view.going_out || []).includes(card);
       return h("button", {
         class: `card ${ok ? "playable" : ""} ${rankOf(card) === wild ? "wild" : ""} ${hinted ? "hinted" : ""}`,
         type: "button", "data-card": card, draggable: mode === "own" ? "true" : null,
@@ -181,7 +169,7 @@ export function render(page, area) {
             h("small", { class: "group-label" }, _("Deadwood")), ...got.deadwood.map(cardButton)));
         }
         handBox.append(groups);
-        if ((got.going_out || []).length && page.myTurn && v.phase === "discard") {
+        if ((v.going_out || []).length && page.myTurn) {
           handBox.append(h("p", { class: "going-out", id: "going-out" },
             _("Discard a card marked “go out” and you go out!")));
         } else if (got.penalty !== null && got.penalty !== undefined) {
@@ -212,7 +200,7 @@ export function render(page, area) {
   for (let r = 1; r <= 11; r++) {
     const row = rows[r];
     sheet.append(h("tr", { class: r === v.round && !v.is_terminal ? "current" : "" },
-      h("td", {}, `${r} (${rankText(wildOf(r))})`),
+      h("td", {}, `${r} (${rankText(wildOf(page, r))})`),
       ...Array.from({ length: seats }, (_x, s) => h("td", {}, row ? String(row[s]) : ""))));
   }
   sheet.append(h("tr", { class: "total" }, h("th", {}, _("Total")), ...v.scores.map((s) => h("th", {}, String(s)))));

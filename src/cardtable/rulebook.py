@@ -1,4 +1,5 @@
-"""The rules of each game, from the copies of RULES.md the package carries.
+"""The rule book: each game's rules, from the copies of RULES.md the package carries
+(for the terminal, the web page and `cardtable rules`).
 
 ``RULES.md`` is the rule book; ``RULES.km.md`` is its Khmer translation, with the same
 layout: the introduction, a "Common terms" section (``ពាក្យទូទៅ`` in Khmer), then one

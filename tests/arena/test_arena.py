@@ -1,5 +1,5 @@
-"""The arena: bot specs, batches, executors (process pool, Dask, Ray), results files,
-resuming, ratings and paired intervals."""
+"""The arena: bot specs, plans, batches, executors (process pool, Dask, Ray), results
+files, resuming, standings, ratings and paired intervals."""
 
 from __future__ import annotations
 
@@ -14,11 +14,24 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from cardtable import OptionsError
-from cardtable.bots import arena, make, ratings
-from cardtable.bots.arena import ResultsFile, header, plan, play_batch, read_results, run
-from cardtable.bots.executors import open_executor
-from cardtable.bots.specs import BotSpec, parse, parse_list
+import cardtable
+from cardtable import OptionsError, arena
+from cardtable.arena import (
+    ResultsFile,
+    header,
+    outcome,
+    plan,
+    play_batch,
+    ratings,
+    read_results,
+    run,
+    runner,
+    standings,
+)
+from cardtable.arena.executors import open_executor
+from cardtable.arena.ratings import wilson_interval
+from cardtable.arena.specs import BotSpec, parse, parse_list
+from cardtable.bots import make
 from cardtable.cli import main
 
 OUTSIDE = "tests.bots.outside:make"
@@ -108,12 +121,12 @@ def test_the_frozen_heuristic_keeps_its_moves() -> None:
 def test_batches_give_the_games_of_single_tasks() -> None:
     tasks = plan("sequence", {}, "heuristic,random", 6, seed=5)
     assert play_batch(tasks) == run(tasks) == run(tasks, workers=2, batch=4)
-    assert arena.batch_size(tasks, 2) == 1  # 6 games: every worker gets several tasks
+    assert runner.batch_size(tasks, 2) == 1  # 6 games: every worker gets several tasks
     long = plan("sequence", {}, "heuristic,random", 2000, seed=5)
-    assert arena.batch_size(long, 2) == arena.MAX_BATCH
-    assert arena.batch_size(plan("sequence", {}, "heuristic,ismcts", 2000, seed=5), 2) == 1
+    assert runner.batch_size(long, 2) == runner.MAX_BATCH
+    assert runner.batch_size(plan("sequence", {}, "heuristic,ismcts", 2000, seed=5), 2) == 1
     # the searching bot meets the others only in the last pairs: still one game a task
-    assert arena.batch_size(plan("sequence", {}, "heuristic,random,ismcts", 900, seed=5), 2) == 1
+    assert runner.batch_size(plan("sequence", {}, "heuristic,random,ismcts", 900, seed=5), 2) == 1
 
 
 def test_unknown_executor_is_a_clear_error() -> None:
@@ -136,7 +149,7 @@ def test_a_missing_extra_names_the_package_to_install(monkeypatch: pytest.Monkey
 
 
 def test_a_plot_needs_matplotlib_and_a_png_or_svg(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardtable.bots.plots import check_path
+    from cardtable.arena.plots import check_path
 
     with pytest.raises(OptionsError, match="name a .png or .svg file"):
         check_path(Path("arena.pdf"))
@@ -323,3 +336,70 @@ def test_the_command_on_dask_prints_the_process_pools_standings() -> None:
     dask = _arena(*args, "--executor", "dask")
     assert local.exit_code == dask.exit_code == 0, dask.output
     assert json.loads(dask.stdout) == json.loads(local.stdout)
+
+
+# ---------------------------------------------------------------- plans, runs and standings
+
+
+def test_arena_mirrors_deals_and_is_reproducible() -> None:
+    tasks = plan("sequence", {}, ["heuristic", "random"], 4, seed=3)
+    assert len(tasks) == 4
+    assert tasks[0].deal_seed == tasks[1].deal_seed
+    assert tasks[0].lineup == ("heuristic", "random") and tasks[1].lineup == ("random", "heuristic")
+    assert run(tasks) == run(plan("sequence", {}, ["heuristic", "random"], 4, seed=3), workers=2)
+
+
+def test_arena_results_for_a_seed_stay_the_same() -> None:
+    # games played before the arena went through cardtable.table.Table: same seed, same games
+    results = run(plan("sequence", {"players": 2}, ["heuristic", "random"], 6, seed=9))
+    assert [(r.winners, r.actions) for r in results] == [
+        ((0,), 78), ((1,), 72), ((0,), 31), ((1,), 42), ((0,), 59), ((1,), 58)]
+
+
+def test_arena_team_lineups_follow_teams() -> None:
+    tasks = plan("sequence", {"players": 6, "teams": 3}, ["heuristic", "random"], 2, seed=1)
+    assert tasks[0].lineup == ("heuristic", "random", "heuristic", "heuristic", "random",
+                               "heuristic")
+
+
+def test_standings_and_intervals() -> None:
+    results = run(plan("sequence", {}, ["heuristic", "random"], 6, seed=1))
+    rows = {r.bot: r for r in standings(results, ["heuristic", "random"])}
+    assert rows["heuristic"].games == rows["random"].games == 6
+    assert rows["heuristic"].wins == rows["random"].losses
+    assert rows["heuristic"].elo > rows["random"].elo
+    assert rows["heuristic"].ci_low <= rows["heuristic"].win_rate <= rows["heuristic"].ci_high
+    low, high = wilson_interval(1.0, 10)
+    assert 0.69 < low < 0.73 and high == 1.0
+    assert outcome(results[0], "heuristic") in (0.0, 0.5, 1.0)
+
+
+@pytest.mark.parametrize("name", cardtable.game_names())
+def test_arena_command_end_to_end_with_two_workers(name: str) -> None:
+    args = ["arena", name, "--bots", "heuristic,random,ismcts", "--iterations", "5",
+            "--games", "2", "--workers", "2", "--seed", "4", "--max-actions", "300", "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 6
+    assert {r["bot"] for r in report["standings"]} == {"heuristic", "random", "ismcts"}
+    again = json.loads(CliRunner().invoke(main, args[:-1] + ["--workers", "1", "--json"]).stdout)
+    assert again["standings"] == report["standings"]
+
+
+def test_arena_csv_and_mistakes() -> None:
+    result = CliRunner().invoke(main, ["arena", "sequence", "--games", "2", "--csv"])
+    assert result.exit_code == 0 and result.stdout.startswith("bot,games,wins")
+    bad = CliRunner().invoke(main, ["arena", "sequence", "--bots", "heuristic"])
+    assert bad.exit_code == 2 and "at least two bots" in bad.output
+
+
+@pytest.mark.parametrize("root", ["ucb", "paired", "flat"])
+def test_arena_passes_the_search_settings(root: str) -> None:
+    args = ["arena", "sequence", "--bots", "ismcts,random", "--iterations", "10", "--games", "2",
+            "--seed", "1", "--max-actions", "40", "--root", root, "--rollout", "random",
+            "--tree-size", "4", "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["budget"] == {"rollout": "random", "root": root,
+                                                   "tree_size": 4, "iterations": 10}

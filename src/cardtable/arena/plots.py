@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from cardtable.core import OptionsError
 
 if TYPE_CHECKING:
-    from cardtable.bots.arena import BotStanding, PairStanding
+    from cardtable.arena.standings import BotStanding, PairStanding
 
 FORMATS = (".png", ".svg")
 

@@ -1,0 +1,34 @@
+"""What a seat can deduce in Sequence, for search: the states it cannot tell apart."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from cardtable.core import check_seat
+
+if TYPE_CHECKING:
+    from cardtable.sequence.game import SequenceState
+
+
+def resample(state: SequenceState, seat: int, rng: random.Random) -> SequenceState:
+    """The other hands and the deck dealt afresh; all play is public in Sequence.
+
+    A pass also shows that the passer held no playable card; the resample does not
+    keep that (rare) inference.
+    """
+    check_seat(seat, state.game.num_players)
+    new = state.clone()
+    pool = list(state.deck)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            pool += hand
+    pool.sort()  # what the seat cannot tell apart must resample alike
+    rng.shuffle(pool)
+    for other, hand in enumerate(new.hands):
+        if other != seat:
+            new.hands[other] = [pool.pop() for _ in hand]
+    new.deck = pool
+    new._rng = random.Random(rng.getrandbits(64))
+    new._legal = new._legal_ids = new._news = None
+    return new

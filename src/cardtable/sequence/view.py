@@ -1,0 +1,128 @@
+"""What a seat sees of a Sequence game: its typed observation, its view, the board as text.
+
+Everything but the hands and the deck is public in Sequence (RULES 2.3, 2.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cardtable.cards import CARD_NAMES, card_names
+from cardtable.core import Observation, check_seat
+from cardtable.sequence.board import CARD_CELLS_ORDER, CELL_CARD, CORNER, cell_name
+
+if TYPE_CHECKING:
+    from cardtable.sequence.game import SequenceState
+
+@dataclass(frozen=True, slots=True)
+class SequenceObservation(Observation):
+    """What one seat (None: a spectator) may know of a Sequence game; cards and cells are ids.
+
+    Everything but the hands and the deck is public in Sequence.
+    """
+
+    seat: int | None
+    #: the seat's team, None for a spectator
+    team: int | None
+    teams: int
+    #: the seat's cards; () for a spectator
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    #: the 100 cells, row 1 first: 0 empty, team + 1 a chip, CORNER (255) a free corner
+    board: bytes
+    #: 1 on the cells whose chip belongs to a completed sequence
+    locked: bytes
+    #: each seat's face-up discard pile, top first
+    discards: tuple[tuple[int, ...], ...]
+    #: (team, its five cells) for each completed sequence, in the order they were made
+    sequences: tuple[tuple[int, tuple[int, ...]], ...]
+    #: completed sequences per team
+    sequence_counts: tuple[int, ...]
+    sequences_needed: int
+    dealer: int
+    #: the seat to act, None when the game is over
+    current_player: int | None
+    #: 2.4.1: the seat to act has exchanged its dead card this turn
+    exchanged_dead_card: bool
+    turns: int
+    winners: tuple[int, ...]
+
+
+def observe(state: SequenceState, seat: int | None) -> SequenceObservation:
+    """What ``seat`` may know (None: a spectator): everything but hidden hands and the deck."""
+    game = state.game
+    if seat is not None:
+        check_seat(seat, game.num_players)
+    return SequenceObservation(
+        seat=seat,
+        team=None if seat is None else game.team_of(seat),
+        teams=game.teams,
+        hand=() if seat is None else tuple(state.hands[seat]),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.deck),
+        board=bytes(state.board),
+        locked=bytes(state.locked),
+        discards=tuple(tuple(reversed(p)) for p in state.discards),
+        sequences=tuple(state.sequences),
+        sequence_counts=tuple(state.seq_count),
+        sequences_needed=game.needed,
+        dealer=state.dealer,
+        current_player=None if state.over else state.current,
+        exchanged_dead_card=state.exchanged,
+        turns=state.turns,
+        winners=tuple(state.winners),
+    )
+
+
+def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
+    """The view from ``observation(seat)``."""
+    obs = observe(state, seat)
+    board = obs.board
+    rows = [[_cell_view(v) for v in board[r * 10:r * 10 + 10]] for r in range(10)]
+    team_of = state.game.team_of
+    return {
+        "game": "sequence",
+        "seat": seat,
+        "team": obs.team,
+        "teams": obs.teams,
+        "hand": sorted(card_names(obs.hand)),
+        "hand_sizes": list(obs.hand_sizes),
+        "stock_size": obs.stock_size,
+        "board": rows,
+        "chips": {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]},
+        "discards": [card_names(p) for p in obs.discards],
+        "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in obs.sequences],
+        "scores": [obs.sequence_counts[team_of(s)] for s in range(len(obs.hand_sizes))],
+        "sequences_needed": obs.sequences_needed,
+        "dealer": obs.dealer,
+        "current_player": obs.current_player,
+        "exchanged_dead_card": obs.exchanged_dead_card,
+        "turns": obs.turns,
+        "is_terminal": obs.current_player is None,
+        "winners": list(obs.winners),
+        "legal": [str(a) for a in state.legal_actions()]
+        if seat is not None and seat == obs.current_player else [],
+        # 2.4.1: the seat's own cards whose two cells are covered (any turn)
+        "dead_cards": [] if seat is None else card_names(state.dead_cards(seat)),
+    }
+
+
+def _cell_view(v: int) -> str | int | None:
+    """A cell in a view: "XX" for a corner, the team of a chip, None when empty."""
+    return "XX" if v == CORNER else v - 1 if v else None
+
+
+def render(state: SequenceState) -> str:
+    """The board as text: card names, ``o0``.. for team chips, ``**`` for the free corners."""
+    lines = ["     " + "  ".join("abcdefghij")]
+    board = state.board
+    for r in range(10):
+        cells = []
+        for c in range(10):
+            v = board[r * 10 + c]
+            cells.append("**" if v == CORNER else f"o{v - 1}" if v else
+                         CARD_NAMES[CELL_CARD[r * 10 + c]])
+        lines.append(f"{r + 1:>3}  " + " ".join(cells))
+    return "\n".join(lines)

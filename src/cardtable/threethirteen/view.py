@@ -1,0 +1,164 @@
+"""What a seat sees of a Three Thirteen match: its typed observation and its view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cardtable.threethirteen.game as rules  # the game imports this module: read at call time
+from cardtable.cards import RANKS, card_name, card_names, sort_key
+from cardtable.core import Observation, check_seat
+
+if TYPE_CHECKING:
+    from cardtable.threethirteen.game import ThreeThirteenState
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand as scored at the end of a round (3.7), in notation."""
+
+    melds: tuple[tuple[str, ...], ...]
+    deadwood: tuple[str, ...]
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The public result of the last round played (the view's ``last_round``)."""
+
+    round: int
+    went_out: int | None
+    #: every seat's hand as scored
+    hands: tuple[ShownHand, ...]
+    #: the penalty of each seat this round
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeThirteenObservation(Observation):
+    """What one seat (None: a spectator) may know of a Three Thirteen match; cards are ids."""
+
+    seat: int | None
+    round: int
+    deal_size: int
+    #: how many 52-card decks are in play
+    decks: int
+    #: the wild rank as a rank index (0 = ace .. 12 = king)
+    wild: int
+    dealer: int
+    #: the seat to act, None when the match is over
+    current_player: int | None
+    #: "draw", "discard" or "over"
+    phase: str
+    #: the seat's cards in display order; () for a spectator
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    #: the discard pile, top first
+    discard: tuple[int, ...]
+    #: 3.4 ruling: this round's one reshuffle is used
+    reshuffled: bool
+    #: per seat, the cards taken from the discard pile this round and still held
+    taken: tuple[tuple[int, ...], ...]
+    went_out: int | None
+    #: the melds shown by the player who went out
+    out_melds: tuple[tuple[int, ...], ...] | None
+    last_round: RoundResult | None
+    #: penalty totals of the rounds completed
+    scores: tuple[int, ...]
+    #: the score sheet: each completed round's penalties per seat, in order (public: they
+    #: are announced as each round ends); it lists the last ``len(round_scores)`` rounds
+    #: completed, all of them in a match dealt from round 1, those since the position in a
+    #: match set up later (the earlier rounds are only in the totals)
+    round_scores: tuple[tuple[int, ...], ...]
+    winners: tuple[int, ...]
+
+
+def observe(state: ThreeThirteenState, seat: int | None) -> ThreeThirteenObservation:
+    """What ``seat`` may know (None: a spectator): own hand and everything public; its
+    size is bounded by one round."""
+    n = state.game.num_players
+    if seat is not None:
+        check_seat(seat, n)
+    last = state.last_round
+    out_melds = state.out_melds
+    return ThreeThirteenObservation(
+        seat=seat,
+        round=state.round,
+        deal_size=rules.deal_size(state.round),
+        decks=state.game.decks,
+        wild=state.wild,
+        dealer=state.dealer,
+        current_player=None if state.over else state.current,
+        phase="over" if state.over else "draw" if state.drawing else "discard",
+        hand=() if seat is None else tuple(sorted(state.hands[seat], key=sort_key)),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock),
+        discard=tuple(reversed(state.discard)),
+        reshuffled=state.reshuffled,
+        taken=tuple(tuple(t) for t in state.taken),
+        went_out=state.went_out,
+        out_melds=None if out_melds is None else tuple(tuple(m) for m in out_melds),
+        last_round=None if last is None else RoundResult(
+            last["round"], last["went_out"],
+            tuple(ShownHand(tuple(tuple(m) for m in h["melds"]), tuple(h["deadwood"]),
+                            h["penalty"]) for h in last["melds_shown"]),
+            tuple(last["scores"])),
+        scores=tuple(state.totals),
+        round_scores=tuple(state.round_scores),
+        winners=tuple(state.winners),
+    )
+
+
+def seat_view(state: ThreeThirteenState, seat: int | None) -> dict[str, Any]:
+    """The view from ``observation(seat)``; ``taken`` lists, per seat, the cards taken
+    from the discard pile and not discarded since, which the whole table knows are in
+    that hand."""
+    obs = observe(state, seat)
+    shown: list[dict[str, Any] | None] = [None] * len(obs.hand_sizes)
+    if obs.went_out is not None and obs.out_melds is not None:
+        shown[obs.went_out] = {"melds": [card_names(m) for m in obs.out_melds],
+                               "deadwood": []}
+    to_act = seat is not None and seat == obs.current_player
+    last = obs.last_round
+    going_out: list[str] = []
+    if to_act and obs.phase == "discard" and obs.went_out is None:
+        # 3.6: the discards that leave a hand of melds only go out
+        hand = list(obs.hand)
+        for card in dict.fromkeys(hand):
+            rest = list(hand)
+            rest.remove(card)
+            if state.melds_fully(rest):
+                going_out.append(card_name(card))
+    return {
+        "game": "threethirteen",
+        "seat": seat,
+        "hand": card_names(obs.hand),
+        "hand_sizes": list(obs.hand_sizes),
+        "stock_size": obs.stock_size,
+        "discard": card_names(obs.discard),
+        "top_discard": card_name(obs.discard[0]) if obs.discard else None,
+        "round": obs.round,
+        "deal_size": obs.deal_size,
+        "decks": obs.decks,
+        "wild_rank": RANKS[obs.wild],
+        "dealer": obs.dealer,
+        "current_player": obs.current_player,
+        "phase": obs.phase,
+        "legal": [str(a) for a in state.legal_actions()] if to_act else [],
+        "going_out": going_out,
+        "reshuffled": obs.reshuffled,
+        "taken": [card_names(t) for t in obs.taken],
+        "went_out": obs.went_out,
+        "melds_shown": shown,
+        "last_round": None if last is None else {
+            "round": last.round, "went_out": last.went_out,
+            "melds_shown": [{"melds": [list(m) for m in h.melds],
+                             "deadwood": list(h.deadwood), "penalty": h.penalty}
+                            for h in last.hands],
+            "scores": list(last.scores)},
+        "scores": list(obs.scores),
+        "round_scores": [list(r) for r in obs.round_scores],
+        "is_terminal": obs.current_player is None,
+        "winners": list(obs.winners),
+    }

@@ -57,7 +57,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             got = {k: v for k, v in message["view"].items() if k not in VOLATILE}
             assert got == engine_view(state, seat), (seat, version)
             legal = [a.notation for a in state.legal_actions()] if (
-                seat is not None and state.current_player == seat) else None
+                seat is not None and state.current_player == seat) else []
             assert message["view"].get("legal") == legal
             checked += 1
     return checked

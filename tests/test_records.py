@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import re
@@ -123,3 +124,22 @@ def test_simulate_saves_records_that_replay(tmp_path: Path) -> None:
     for file in files:
         record: Record = records.load(file)
         assert record.finished and records.replay(record).is_terminal
+
+
+def test_export_asks_the_game_for_its_formats() -> None:
+    from cardtable.drawbridge.game import DrawBridgeState
+    from cardtable.drawbridge.pbn import to_pbn
+
+    for declaration in cardtable.declarations():     # every declared format has its exporter
+        package = type(cardtable.new_game(declaration.name)).__module__.rpartition(".")[0]
+        for fmt in declaration.exports:
+            assert callable(getattr(importlib.import_module(f"{package}.{fmt}"), f"to_{fmt}"))
+    state = random_game(cardtable.new_game("drawbridge", target=1), seed=3, moves=10_000)
+    assert isinstance(state, DrawBridgeState) and state.is_terminal
+    record = records.record_of(state)
+    assert records.export(record, "pbn") == to_pbn(state) and '[Contract "' in to_pbn(state)
+    with pytest.raises(RecordError, match="exported as json, pbn, not 'xml'"):
+        records.export(record, "xml")
+    sequence = records.record_of(cardtable.new_game("sequence").deal(seed=1))
+    with pytest.raises(RecordError, match="Sequence records are exported as json, not 'pbn'"):
+        records.export(sequence, "pbn")

@@ -205,6 +205,10 @@ def record_from(what: str, make: Callable[[], object], message: str) -> Row:
     return Row(f"record_of {what}: {message}", lambda _: make(), message, records.RecordError)
 
 
+def solver_position(args: tuple[Any, ...], message: str) -> Row:
+    return Row(f"solver position: {message}", lambda _: solver.PlayPosition(*args), message)
+
+
 def move_turn(d: dict[str, Any]) -> None:
     d["actions"][2][0] = 1 - d["actions"][2][0]
 
@@ -502,8 +506,7 @@ ROWS: list[Row] = [
          "a deal record lacks 'play'"),
     save("drawbridge 5", set_("deal", []), "'deal' must be the current deal"),
     # ------------------------------------------------ the Draw Bridge solver's positions
-    *[Row(f"solver position: {message}", lambda _, a=args: solver.PlayPosition(*a), message)
-      for args, message in [
+    *[solver_position(args, message) for args, message in [
           (((0b1, 0b10), 5, 0), r"strain must be an index of"),
           (((0b1, 0b10), 4, 2), "to_move must be 0 or 1, not 2"),
           (((0b11, 0b10), 4, 0), "hands must be two disjoint sets of cards"),
@@ -515,6 +518,9 @@ ROWS: list[Row] = [
     Row("solver: a position outside the play", lambda _: solver.PlayPosition.of(
         cardtable.new_game("drawbridge").deal(seed=1)),  # type: ignore[arg-type]
         "the deal is in its draw phase, not the play"),
+    Row("export: a format the game does not offer", lambda _: records.export(
+        records.record_of(cardtable.new_game("sequence").deal(seed=1)), "pbn"),
+        "Sequence records are exported as json, not 'pbn'", records.RecordError),
     Row("solver: a trick table of short hands", lambda _: solver.trick_table((0b1, 0b10)),
         "a trick table is of two 13-card hands"),
     Row("solver: par before the auction", lambda _: solver.auction_of(

@@ -203,7 +203,8 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class Declaration:
-    """A game declared once, at the top of its module: name, title, seats and options."""
+    """A game declared once, at the top of its module: name, title, seats, options and
+    export formats."""
 
     #: the name ``new_game`` takes, e.g. "sequence"
     name: str
@@ -218,6 +219,8 @@ class Declaration:
     phases: tuple[str, ...] = ("play",)
     #: the board's cells row by row, as card notation ("XX" a corner): Sequence's layout
     board: tuple[tuple[str, ...], ...] | None = None
+    #: the record formats the game exports besides JSON (``records.export``), e.g. ("pbn",)
+    exports: tuple[str, ...] = ()
 
     def option(self, name: str) -> OptionSpec:
         """The spec of option ``name`` (KeyError if the game has none)."""

@@ -17,6 +17,7 @@ Examples:
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -299,6 +300,24 @@ def replay(record: Record) -> State:
     if record.result is None and expected is not None:
         raise RecordError("the record's actions end the game, but it has no result")
     return final
+
+
+def export(record: Record, fmt: str) -> str:
+    """The game of ``record`` as text in ``fmt``, one of its declaration's ``exports``
+    (Draw Bridge: "pbn"); RecordError naming the formats the game has for any other.
+
+    A game's exporter for format F is ``to_F(state)`` in the module F of its package
+    (``cardtable.drawbridge.pbn.to_pbn``), given the record's last position.
+    """
+    game = _new_game(record.game, record.options)
+    if fmt not in game.declaration.exports:
+        offered = ", ".join(("json", *game.declaration.exports))
+        raise RecordError(f"{game.declaration.title} records are exported as {offered}, "
+                          f"not {fmt[:20]!r}")
+    package = type(game).__module__.rpartition(".")[0]
+    exporter = getattr(importlib.import_module(f"{package}.{fmt}"), f"to_{fmt}")
+    text: str = exporter(replay(record))
+    return text
 
 
 # ---------------------------------------------------------------- files

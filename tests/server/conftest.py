@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.server.messages import ws_schema
 from cardtable.store import pgtemp
 from tests.needs import missing
 
@@ -113,8 +115,14 @@ class Server:
         return token
 
 
+#: what the server may send on the WebSocket: every message a Client receives is checked
+SERVER_MESSAGES = jsonschema.Draft202012Validator(
+    {"$defs": ws_schema()["$defs"], "$ref": "#/$defs/ServerMessage"})
+
+
 class Client:
-    """One WebSocket connection, every message it received kept in ``messages``."""
+    """One WebSocket connection, every message it received kept in ``messages`` (each
+    checked against the WebSocket schema's ServerMessage)."""
 
     def __init__(self, server: Server, table_id: str, token: str | None = None,
                  since: int | None = None) -> None:
@@ -126,6 +134,7 @@ class Client:
 
     def recv(self, timeout: float = 30) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        SERVER_MESSAGES.validate(message)
         self.messages.append(message)
         if "version" in message and message["type"] in ("welcome", "event"):
             self.version = max(self.version, message["version"])

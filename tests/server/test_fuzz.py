@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardtable.server.protocol import CODES
+from cardtable.server.refusals import CODES
 from tests.server.conftest import Client, Server
 
 pytestmark = pytest.mark.slow

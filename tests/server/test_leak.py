@@ -43,7 +43,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             assert "seed" not in message.get("table", {})
         if message["type"] == "event":
             assert set(message) <= {"type", "version", "seat", "move", "drawn", "dealt",
-                                     "view"}
+                                     "phase", "public", "view"}
             state = states[message["version"]]
             for key in ("drawn", "dealt"):
                 if key in message:
@@ -57,7 +57,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             got = {k: v for k, v in message["view"].items() if k not in VOLATILE}
             assert got == engine_view(state, seat), (seat, version)
             legal = [a.notation for a in state.legal_actions()] if (
-                seat is not None and state.current_player == seat) else None
+                seat is not None and state.current_player == seat) else []
             assert message["view"].get("legal") == legal
             checked += 1
     return checked

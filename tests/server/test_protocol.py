@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+import cardtable
 from cardtable import records
 from tests.server.conftest import Client, Server, play_all
 
@@ -76,11 +77,18 @@ def test_a_whole_game_between_scripted_clients_and_bots(server: Server, game: st
         assert client.until("error")["code"] == "move/game-over"
         client.close()
     spectator.close()
-    pbn = server.get(f"/api/tables/{table['id']}/record?format=pbn")
-    if game == "drawbridge":
-        assert pbn.status_code == 200 and '[Contract "' in pbn.text
-    else:
-        assert pbn.json()["error"]["code"] == "record/no-pbn"
+    # the game's export formats, at record.{format} and the older record?format=
+    assert server.get(f"/api/tables/{table['id']}/record.json").json() == record.to_json()
+    exports = {g["name"]: g["exports"] for g in server.get("/api/games").json()["games"]}
+    assert exports[game] == (["pbn"] if game == "drawbridge" else [])
+    for address in ("record.pbn", "record?format=pbn"):
+        pbn = server.get(f"/api/tables/{table['id']}/{address}")
+        if game == "drawbridge":
+            assert pbn.status_code == 200 and '[Contract "' in pbn.text
+            assert pbn.text == records.export(record, "pbn")
+        else:
+            assert pbn.status_code == 404
+            assert pbn.json()["error"]["code"] == "record/no-format"
 
 
 def move_once(client: Client) -> int:
@@ -230,7 +238,7 @@ def test_every_refusal_has_its_code(server: Server) -> None:
     actor, idle = (ann, ben) if first == 0 else (ben, ann)
     legal = actor.view["legal"]
     assert not idle.view["legal"]  # every view has the key; only the actor has moves
-    # move/not-your-turn, move/stale, move/illegal, message/bad, message/too-large
+    # move/not-your-turn, move/stale, move/bad, move/illegal, message/bad, message/too-large
     idle.send({"type": "move", "move": legal[0], "version": 0})
     assert idle.until("error")["code"] == "move/not-your-turn"
     # move/stale, a version from the future (the table is at version 0)
@@ -239,7 +247,14 @@ def test_every_refusal_has_its_code(server: Server) -> None:
     assert error["code"] == "move/stale" and "at version 0, not 3" in error["message"]
     actor.send({"type": "move", "move": "ZZ zz", "version": 0})
     error = actor.until("error")
-    assert error["code"] == "move/illegal" and "ZZ" in error["message"]
+    assert error["code"] == "move/bad" and "ZZ" in error["message"]
+    assert error["version"] == 0
+    # a move of the game (it parses), not legal now
+    not_now = next(a.notation for a in cardtable.new_game("sequence", players=2).actions
+                   if a.notation not in legal)
+    actor.send({"type": "move", "move": not_now, "version": 0})
+    error = actor.until("error")
+    assert error["code"] == "move/illegal" and error["message"], error
     for bad in ("not json", "[1, 2]", json.dumps({"type": "dance"}),
                 json.dumps({"type": "move", "move": 7, "version": 0}),
                 json.dumps({"type": "move", "move": "7H c4"})):

@@ -66,6 +66,7 @@ DECLARATION = Declaration(
                         "(100 doubled, 200 redoubled)."),
     ),
     phases=("draw", "auction", "play"),
+    exports=("pbn",),
 )
 
 HAND_SIZE = 13

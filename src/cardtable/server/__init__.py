@@ -10,7 +10,7 @@ import logging
 import re
 from typing import Any
 
-from cardtable.server.hub import Settings
+from cardtable.server.settings import Settings
 
 __all__ = ["Settings", "TokenFilter", "serve"]
 

@@ -38,6 +38,7 @@ export function inviteLink(tableId, seat) {
 function errorText(code, message) {
   switch (code) {
     case "move/illegal": return _("That move is not allowed: {message}", { message });
+    case "move/bad": return _("That is not a move of this game: {message}", { message });
     case "move/not-your-turn": return _("It is not your turn.");
     case "move/stale": return _("The table moved on; try again.");
     case "move/game-over": return _("The game is over.");

@@ -1,0 +1,59 @@
+"""One WebSocket connection: its seat, the last version it was sent, and a send queue
+that a slow reader cannot let grow without bound."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from cardtable.server.limits import Bucket
+from cardtable.server.messages import Out
+from cardtable.server.settings import Settings
+
+
+class Connection:
+    """One WebSocket: its seat (None for a spectator) and the last version it was sent."""
+
+    def __init__(self, send: Callable[[str], Any], close: Callable[[int], Any],
+                 seat: int | None, settings: Settings) -> None:
+        self._send = send
+        self._close = close
+        self.seat = seat
+        self.version = 0
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.bucket = Bucket(settings.ws_rate, settings.ws_burst)
+        self.max_queue = settings.max_queue
+        self.hint_busy = False
+        self.closed = False
+        self.task = asyncio.get_running_loop().create_task(self._sender())
+
+    def push(self, message: Out | str) -> None:
+        """Queue a message (or its text, when several connections share it)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            # a client that does not read must not hold the others up: it reconnects
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(message if isinstance(message, str) else message.text())
+
+    def end(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def _sender(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self._send(text)
+        except Exception:  # the socket went away; the receiver notices too
+            self.closed = True
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await self._close(1000)

@@ -1,0 +1,188 @@
+"""The HTTP API under ``/api`` (docs/server.md; FastAPI's OpenAPI document at
+``/api/openapi.json``, the WebSocket messages' JSON Schema at ``/api/ws-schema.json``).
+
+Request bodies are read here (at most ``max_body`` bytes) into their typed messages;
+every answer is one of the typed messages, written as it is (a refusal is raised as a
+:class:`Refusal` and answered by the app's handler).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+import cardtable
+from cardtable import bots, records
+from cardtable.server.messages import (
+    CreateTable,
+    ErrorBody,
+    GameInfo,
+    Games,
+    Health,
+    In,
+    Lobby,
+    OptionInfo,
+    Out,
+    SeatLeft,
+    SeatTaken,
+    TableAnswer,
+    TakeSeat,
+    parse_json,
+    read,
+    ws_schema,
+)
+from cardtable.server.refusals import Refusal
+from cardtable.server.rooms import Room
+from cardtable.server.service import TableService
+
+#: the request bodies, for the OpenAPI document (they are read by hand, size first)
+BODIES: tuple[type[In], ...] = (CreateTable, TakeSeat)
+
+
+def answer(message: Out, status: int = 200) -> Response:
+    """A typed answer, written once (FastAPI documents the route's model, and passes a
+    Response through as it is)."""
+    return Response(message.text(), status_code=status, media_type="application/json")
+
+
+def body_schema(model: type[In]) -> dict[str, Any]:
+    return {"requestBody": {"required": False, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}
+
+
+def games() -> Games:
+    return Games(bots=list(bots.KINDS), games=[
+        GameInfo(name=d.name, title=d.title, players=list(d.players),
+                 default_players=d.default_players, phases=list(d.phases),
+                 board=None if d.board is None else [list(row) for row in d.board],
+                 exports=list(d.exports),
+                 options=[OptionInfo(name=o.name, default=o.default,
+                                     kind=o.kind, choices=list(o.choices), minimum=o.minimum,
+                                     maximum=o.maximum, none_ok=o.none_ok, help=o.help)
+                          for o in d.options])
+        for d in cardtable.declarations()])
+
+
+def router(service: TableService) -> APIRouter:
+    """The API's routes, served by ``service``."""
+    settings = service.settings
+    routes = APIRouter(prefix="/api", responses={"4XX": {
+        "model": ErrorBody, "description": "a refusal (docs/server.md: Codes)"}})
+    games_text = games().text()
+
+    async def body_of(request: Request) -> Any:
+        limit = settings.max_body
+        declared = request.headers.get("content-length")
+        too_large = Refusal("message/too-large",
+                            f"a request body may hold at most {limit} bytes")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            raise too_large
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > limit:
+                raise too_large
+        return parse_json(raw, limit) if raw else {}
+
+    def with_invites(request: Request, room: Room) -> TableAnswer:
+        base = str(request.base_url).rstrip("/")
+        invites = [f"{base}/t/{room.id}?seat={n}" if s.kind == "person" else None
+                   for n, s in enumerate(room.table.seats)]
+        summary = room.summary()
+        return TableAnswer(invites=invites, **{k: getattr(summary, k)
+                                               for k in summary.model_fields_set})
+
+    def seat_number(text: str) -> int:
+        if not re.fullmatch(r"\d{1,3}", text):
+            raise Refusal("seat/not-found", f"{text[:20]!r} is not a seat number")
+        return int(text)
+
+    def bearer(request: Request) -> str:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Refusal("auth/bad-token", "send the seat token as 'Authorization: Bearer "
+                                            "TOKEN'")
+        return token.strip()
+
+    @routes.get("/games", response_model=Games)
+    async def list_games() -> Response:
+        """The games with their options and export formats, and the bot kinds."""
+        return Response(games_text, media_type="application/json")
+
+    @routes.post("/tables", status_code=201, response_model=TableAnswer,
+                 openapi_extra=body_schema(CreateTable))
+    async def create(request: Request) -> Response:
+        """A new table (every seat a bot's: it plays at once)."""
+        body = read(CreateTable, await body_of(request), "options/bad", "a table request")
+        room = await service.create(body)
+        return answer(with_invites(request, room), 201)
+
+    @routes.get("/tables", response_model=Lobby)
+    async def lobby(status: str | None = None) -> Response:
+        """The lobby: unfinished tables, newest first (at most 200)."""
+        if status not in (None, "waiting", "playing"):
+            raise Refusal("message/bad", "status is 'waiting' or 'playing'")
+        return answer(Lobby(tables=service.rooms.lobby(status)))
+
+    @routes.get("/tables/{table_id}", response_model=TableAnswer)
+    async def summary(request: Request, table_id: str) -> Response:
+        return answer(with_invites(request, await service.rooms.find(table_id)))
+
+    @routes.post("/tables/{table_id}/seats/{seat}", response_model=SeatTaken,
+                 openapi_extra=body_schema(TakeSeat))
+    async def take(request: Request, table_id: str, seat: str) -> Response:
+        """Take a person's seat; the token is the only key to it."""
+        room = await service.rooms.find(table_id)
+        body = read(TakeSeat, await body_of(request), "message/bad", "a seat request")
+        number = seat_number(seat)
+        token = await service.take_seat(room, number, body.name or f"seat {number}")
+        return answer(SeatTaken(seat=number, token=token, table=room.summary()))
+
+    @routes.delete("/tables/{table_id}/seats/{seat}", response_model=SeatLeft)
+    async def leave(request: Request, table_id: str, seat: str) -> Response:
+        """Leave a seat (``Authorization: Bearer TOKEN``); its token is void from then."""
+        room = await service.rooms.find(table_id)
+        number = seat_number(seat)
+        await service.leave_seat(room, number, bearer(request))
+        return answer(SeatLeft(left=number, table=room.summary()))
+
+    async def record_as(table_id: str, fmt: str) -> Response:
+        room = await service.rooms.find(table_id)
+        if room.status != "over":
+            raise Refusal("table/not-over", "the record is published when the game is over")
+        record = room.table.record()
+        filename = {"Content-Disposition": f'attachment; filename="{room.id}.{fmt}"'}
+        if fmt == "json":
+            return JSONResponse(record.to_json(), headers=filename)
+        try:
+            text = records.export(record, fmt)
+        except records.RecordError as exc:
+            raise Refusal("record/no-format", str(exc)) from None
+        return PlainTextResponse(text, headers=filename)
+
+    @routes.get("/tables/{table_id}/record.{fmt}", response_class=PlainTextResponse)
+    async def record(table_id: str, fmt: str) -> Response:
+        """The game's record once it is over: ``record.json`` (docs/records.md), or a
+        format of the game's ``exports`` (Draw Bridge: ``record.pbn``)."""
+        return await record_as(table_id, fmt)
+
+    @routes.get("/tables/{table_id}/record", response_class=PlainTextResponse)
+    async def record_format(table_id: str, format: str = "json") -> Response:  # noqa: A002
+        """The same as ``record.{format}`` (the older address)."""
+        return await record_as(table_id, format)
+
+    @routes.get("/health", response_model=Health)
+    async def health() -> Response:
+        return answer(Health(ok=True, tables=len(service.rooms.live),
+                             moves=service.pipeline.moves_accepted))
+
+    @routes.get("/ws-schema.json")
+    async def schema() -> dict[str, Any]:
+        """The JSON Schema of the WebSocket's messages."""
+        return ws_schema()
+
+    return routes

@@ -1,0 +1,131 @@
+"""Bot and hint jobs: a bot's move (or a takeover's) and a hint, computed in a process
+pool of ``--bot-workers`` processes, so that a bot thinking two seconds at one table
+never delays another table's moves. A bot's move comes back through the move pipeline,
+like a person's, and is dropped if the table moved on meanwhile. The random bot, which
+chooses in microseconds, plays in the server process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import secrets
+
+from cardtable.server.connections import Connection
+from cardtable.server.messages import HintFound
+from cardtable.server.pipeline import Pipeline
+from cardtable.server.refusals import Refusal
+from cardtable.server.rooms import Room
+from cardtable.server.settings import Settings
+from cardtable.table import BotJob, HintJob, run_bot_job, run_hint_job
+
+log = logging.getLogger("cardtable.server")
+
+# the bot that plays for a person who has been away longer than the table allows
+TAKEOVER_BOT = "heuristic"
+
+
+def hint_in_worker(job: HintJob) -> tuple[str, float, str]:
+    """In a worker process: the job's hint as plain data: the move, the chance of winning
+    and what that chance is of ("game", or "match" in Draw Bridge)."""
+    found = run_hint_job(job)
+    return found.action.notation, found.win_probability, found.estimate_of
+
+
+def _warm() -> int:
+    return 0
+
+
+class Jobs:
+    """The process pool, and the bot task of each room."""
+
+    def __init__(self, settings: Settings, pipeline: Pipeline) -> None:
+        self.settings = settings
+        self.pipeline = pipeline
+        self.pool: concurrent.futures.Executor | None = None
+
+    async def start(self) -> None:
+        context = multiprocessing.get_context("forkserver")
+        self.pool = concurrent.futures.ProcessPoolExecutor(self.settings.bot_workers,
+                                                           mp_context=context)
+        await asyncio.get_running_loop().run_in_executor(self.pool, _warm)
+
+    def stop(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def kick(self, room: Room) -> None:
+        """Start the bot for the seat to act when a bot (or a takeover) plays it."""
+        if room.bot_task is not None or room.status != "playing" or room.broken:
+            return
+        seat = room.table.to_act
+        if seat is None:
+            return
+        who = room.table.seats[seat]
+        job: BotJob | None
+        if who.kind == "bot" and who.name in self.settings.inline_bots:
+            job = None
+        elif who.kind == "bot":
+            job = room.table.bot_job()
+        elif room.taken_over(seat):
+            job = self._takeover_job(room, seat)
+            room.presence()
+        else:
+            return
+        room.bot_task = asyncio.get_running_loop().create_task(
+            self._bot(room, job, seat, room.table.version))
+
+    def _takeover_job(self, room: Room, seat: int) -> BotJob:
+        """The job of the bot that plays ``seat`` (to act) for its away person."""
+        return BotJob(room.table.log(), seat, TAKEOVER_BOT, {}, secrets.randbits(63))
+
+    async def _bot(self, room: Room, job: BotJob | None, seat: int, version: int) -> None:
+        delay = 0.0
+        try:
+            if job is None:
+                move = str(room.table.bot_move())
+            else:
+                assert self.pool is not None
+                move = await asyncio.get_running_loop().run_in_executor(
+                    self.pool, run_bot_job, job)
+            await self.pipeline.play(room, seat, move, version)
+            room.bot_failures = 0
+        except Refusal as refusal:
+            if refusal.code not in ("move/stale", "move/not-your-turn", "move/game-over"):
+                room.bot_failures += 1
+                delay = min(30.0, 0.5 * 2 ** room.bot_failures)
+                log.error("table %s: the bot's move was refused (%s)", room.id, refusal.code)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            room.bot_failures += 1
+            delay = min(30.0, 0.5 * 2 ** room.bot_failures)
+            log.error("table %s: the bot failed (%s)", room.id, type(exc).__name__)
+        room.bot_task = None
+        if delay:
+            asyncio.get_running_loop().call_later(delay, self.kick, room)
+        else:
+            self.kick(room)
+
+    async def hint(self, room: Room, conn: Connection) -> HintFound:
+        """The hint for the connection's seat, which is to act."""
+        seat = conn.seat
+        if seat is None:
+            raise Refusal("auth/bad-token", "spectators get no hints; take a seat")
+        if room.status != "playing" or room.table.to_act != seat:
+            raise Refusal("move/not-your-turn", "hints are for the seat to act")
+        if conn.hint_busy:
+            raise Refusal("limit/rate", "a hint is on its way already")
+        conn.hint_busy = True
+        try:
+            job = room.table.hint_job(seat, dict(self.settings.hint_budget))
+            job = HintJob(job.log, seat, job.budget, secrets.randbits(32))
+            assert self.pool is not None
+            move, chance, of = await asyncio.get_running_loop().run_in_executor(
+                self.pool, hint_in_worker, job)
+        finally:
+            conn.hint_busy = False
+        return HintFound(move=move, win_probability=round(chance, 3),
+                         estimate_of=of, version=len(job.log.moves))

@@ -1,0 +1,457 @@
+"""The typed messages of the wire, one class per message, in and out (docs/server.md).
+
+What a client sends (WebSocket messages, HTTP request bodies) is read into these classes
+by :func:`read`, which turns any mismatch into a :class:`Refusal` with a documented code;
+what the server sends is built from them and written by :meth:`Out.text`. The HTTP API is
+described by FastAPI's OpenAPI document (``/api/openapi.json``), which these classes feed;
+the WebSocket messages by :func:`ws_schema` (``/api/ws-schema.json``, a copy in
+``docs/ws-schema.json``: ``python -m cardtable.server.messages docs/ws-schema.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    ValidationError,
+)
+from pydantic.json_schema import models_json_schema
+
+from cardtable.server.refusals import Refusal
+
+# ---------------------------------------------------------------- reading
+
+
+def check_size(raw: str | bytes, limit: int) -> None:
+    if len(raw) > limit:
+        raise Refusal("message/too-large",
+                      f"a message may hold at most {limit} bytes; this one has {len(raw)}")
+
+
+def parse_json(raw: str | bytes, limit: int) -> Any:
+    """The JSON value of ``raw``: message/too-large over ``limit`` bytes, message/bad when
+    it is not JSON."""
+    check_size(raw, limit)
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise Refusal("message/bad", "the message is not valid JSON") from None
+
+
+def explain(exc: ValidationError) -> str:
+    """The first problem pydantic found, as one sentence naming where it is."""
+    error = exc.errors(include_url=False)[0]
+    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
+                    for part in error["loc"]).lstrip(".")
+    text = error["msg"].removeprefix("Value error, ")
+    return f"{where}: {text}" if where else text
+
+
+M = TypeVar("M", bound="In")
+
+
+def read(model: type[M], data: Any, code: str, what: str) -> M:
+    """``data`` as a ``model``, or a Refusal ``code`` saying what is wrong with ``what``
+    (and quoting the model's example, if it has one); message/bad if it is no object."""
+    if not isinstance(data, dict):
+        raise Refusal("message/bad", f"{what} must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        example = f"; e.g. {model.example}" if model.example else ""
+        raise Refusal(code, f"{what}: {explain(exc)}{example}") from None
+
+
+def _display_name(value: str) -> str:
+    name = " ".join(value.split())
+    if not name or len(name) > 32 or not name.isprintable():
+        raise ValueError("a name has 1 to 32 printable characters, e.g. \"Dara\"")
+    return name
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("a move is its notation, e.g. \"7H c4\", not blank")
+    return value
+
+
+#: a display name: 1 to 32 printable characters, runs of spaces made one
+Name = Annotated[StrictStr, AfterValidator(_display_name)]
+#: a move in the game's notation, as sent (the game parses it)
+MoveText = Annotated[StrictStr, StringConstraints(max_length=64), AfterValidator(_not_blank)]
+
+
+class In(BaseModel):
+    """What a client sends; keys the message does not have are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    #: a message of the kind, for refusals to quote
+    example: ClassVar[str] = ""
+
+
+# ---------------------------------------------------------------- client to server
+
+
+class MoveMessage(In):
+    """A move for the seat of this connection, made at table version ``version``."""
+
+    type: Literal["move"]
+    #: the move in notation, e.g. "7H c4"
+    move: MoveText
+    #: the last table version the client saw
+    version: StrictInt
+
+    example: ClassVar[str] = '{"type": "move", "move": "7H c4", "version": 12}'
+
+
+class HintMessage(In):
+    """Ask for a hint for the seat to act (this connection's seat)."""
+
+    type: Literal["hint"]
+    example: ClassVar[str] = '{"type": "hint"}'
+
+
+class RematchMessage(In):
+    """A player of a finished table asks for a rematch."""
+
+    type: Literal["rematch"]
+    example: ClassVar[str] = '{"type": "rematch"}'
+
+
+class PingMessage(In):
+    """Keep the connection alive; answered by a pong."""
+
+    type: Literal["ping"]
+    example: ClassVar[str] = '{"type": "ping"}'
+
+
+Incoming = MoveMessage | HintMessage | RematchMessage | PingMessage
+INCOMING: dict[str, type[MoveMessage] | type[HintMessage] | type[RematchMessage]
+               | type[PingMessage]] = {"move": MoveMessage, "hint": HintMessage,
+                                       "rematch": RematchMessage, "ping": PingMessage}
+
+
+class ClientMessage(RootModel[Annotated[Incoming, Field(discriminator="type")]]):
+    """Every message a client may send on the WebSocket."""
+
+
+def read_message(data: Any) -> Incoming:
+    """A client's WebSocket message (parsed JSON) as its class; message/bad if it is none."""
+    if not isinstance(data, dict):
+        raise Refusal("message/bad", "a message must be a JSON object")
+    kind = data.get("type")
+    model = INCOMING.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise Refusal("message/bad", f"'type' is one of {', '.join(INCOMING)}")
+    return read(model, data, "message/bad", f"a {kind} message")
+
+
+# ---------------------------------------------------------------- HTTP request bodies
+
+
+class SeatRequest(In):
+    """One seat of a new table: a person's (taken later) or a bot's."""
+
+    kind: Literal["person", "bot"]
+    #: the bot kind (GET /api/games lists them); bots only
+    bot: StrictStr = "heuristic"
+    #: the bot's settings, those of cardtable.bots.make (e.g. {"seconds": 1.0})
+    settings: dict[str, Any] | None = None
+
+
+class CreateTable(In):
+    """POST /api/tables: a new table."""
+
+    game: StrictStr
+    #: the game's options except players, which is the number of seats
+    options: dict[str, Any] | None = None
+    #: one entry per player; default: the game's default number of persons
+    seats: Annotated[list[SeatRequest], Field(min_length=1)] | None = None
+    #: seconds a person's seat may be away, to act, before a bot plays for it (or null)
+    takeover_after: Annotated[float, Field(ge=1, le=86_400, strict=True)] | None = None
+
+
+class TakeSeat(In):
+    """POST /api/tables/{id}/seats/{seat}: the display name (default "seat N")."""
+
+    name: Name | None = None
+
+
+# ---------------------------------------------------------------- what the server sends
+
+
+def _type_required(schema: dict[str, Any]) -> None:
+    if "type" in schema.get("properties", {}):
+        schema["required"] = ["type", *schema.get("required", [])]
+
+
+class Out(BaseModel):
+    """What the server sends: only the keys given are written (:meth:`text`), ``type``
+    always."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_type_required)
+
+    def model_post_init(self, context: Any, /) -> None:
+        if "type" in type(self).model_fields:
+            self.model_fields_set.add("type")     # always written, though a default
+
+    def data(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_unset=True)
+
+    def text(self) -> str:
+        return self.model_dump_json(exclude_unset=True)
+
+
+#: a table's status: waiting for its players, playing, over
+Status = Literal["waiting", "playing", "over"]
+
+
+class Result(Out):
+    winners: list[int]
+    scores: list[int | float]
+
+
+class SeatSummary(Out):
+    seat: int
+    #: "person" or "bot"
+    kind: str
+    name: str
+    bot: str | None
+    settings: dict[str, Any]
+    #: a bot's seat, or a person's seat someone holds
+    taken: bool
+    #: a bot, or a person with a connection open
+    connected: bool
+    #: a bot plays for the away person
+    bot_playing: bool
+
+
+class TableSummary(Out):
+    """A table as the lobby, the welcome and the HTTP answers show it; ``result``,
+    ``seed`` and ``rematch`` only once it is over."""
+
+    id: str
+    game: str
+    title: str
+    #: every option, defaults and players included
+    options: dict[str, Any]
+    #: what the page draws from: the board, each seat's team, the phases... (Game.describe)
+    game_info: dict[str, Any]
+    seats: list[SeatSummary]
+    status: Status
+    version: int
+    to_act: int | None
+    takeover_after: float | None
+    created: str
+    result: Result | None = None
+    seed: int | None = None
+    rematch: str | None = None
+
+
+class Welcome(Out):
+    """First message of every connection."""
+
+    type: Literal["welcome"] = "welcome"
+    seat: int | None
+    version: int
+    view: dict[str, Any]
+    table: TableSummary
+
+
+class Event(Out):
+    """One accepted move as this connection's seat may know it (``Table.events_since``):
+    ``drawn`` / ``dealt`` are this seat's own new cards; ``phase`` and ``public`` (what
+    became public by the move; its keys depend on the game) come from the game's move
+    event; ``view`` only on the last of a run of events. Keys the table adds pass through."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["event"] = "event"
+    version: int
+    seat: int
+    move: str
+    drawn: list[str] | None = None
+    dealt: list[str] | None = None
+    phase: str | None = None
+    public: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
+
+
+class Presence(Out):
+    """Who is connected (bots count as connected) and where a bot plays for a person."""
+
+    type: Literal["presence"] = "presence"
+    connected: list[bool]
+    bot_playing: list[bool]
+
+
+class HintFound(Out):
+    """A hint: the move and its chance of winning what ``estimate_of`` names."""
+
+    type: Literal["hint"] = "hint"
+    move: str
+    win_probability: float
+    #: "game", or "match" in Draw Bridge
+    estimate_of: str
+    version: int
+
+
+class Over(Out):
+    """The game is over (after the last event, and on joining a finished table)."""
+
+    type: Literal["over"] = "over"
+    winners: list[int]
+    scores: list[int | float]
+    seed: int
+    version: int
+
+
+class ErrorMessage(Out):
+    """A refusal; ``version`` (the table's) with the move/* and table/waiting codes."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    version: int | None = None
+
+
+class RematchTable(Out):
+    """The rematch table; to the asker also its seat there and the token."""
+
+    type: Literal["rematch"] = "rematch"
+    table: str
+    seat: int | None = None
+    token: str | None = None
+
+
+class Pong(Out):
+    type: Literal["pong"] = "pong"
+
+
+Outgoing = Welcome | Event | Presence | HintFound | Over | ErrorMessage | RematchTable | Pong
+
+
+class ServerMessage(RootModel[Annotated[Outgoing, Field(discriminator="type")]]):
+    """Every message the server sends on the WebSocket."""
+
+
+def error_message(refusal: Refusal, version: int | None = None) -> ErrorMessage:
+    if version is None:
+        return ErrorMessage(code=refusal.code, message=refusal.message)
+    return ErrorMessage(code=refusal.code, message=refusal.message, version=version)
+
+
+# ---------------------------------------------------------------- HTTP answers
+
+
+class Refused(Out):
+    code: str
+    message: str
+
+
+class ErrorBody(Out):
+    """Every refusal over HTTP, whatever the route."""
+
+    error: Refused
+
+
+def error_body(refusal: Refusal) -> dict[str, Any]:
+    return ErrorBody(error=Refused(code=refusal.code, message=refusal.message)).data()
+
+
+class OptionInfo(Out):
+    name: str
+    default: Any
+    #: "int", "bool" or "choice"
+    kind: str
+    choices: list[Any]
+    minimum: int | None
+    maximum: int | None
+    none_ok: bool
+    help: str
+
+
+class GameInfo(Out):
+    name: str
+    title: str
+    players: list[int]
+    default_players: int
+    options: list[OptionInfo]
+    #: the phases a move can be made in, in their order
+    phases: list[str]
+    #: the board's cells row by row, as card notation ("XX" a corner), or null
+    board: list[list[str]] | None
+    #: the record formats besides JSON (GET /api/tables/{id}/record.{format})
+    exports: list[str]
+
+
+class Games(Out):
+    games: list[GameInfo]
+    bots: list[str]
+
+
+class TableAnswer(TableSummary):
+    """A table's summary with, per seat, its invite link (null for a bot's seat)."""
+
+    invites: list[str | None]
+
+
+class Lobby(Out):
+    tables: list[TableSummary]
+
+
+class SeatTaken(Out):
+    seat: int
+    #: the only key to the seat: keep it
+    token: str
+    table: TableSummary
+
+
+class SeatLeft(Out):
+    left: int
+    table: TableSummary
+
+
+class Health(Out):
+    ok: bool
+    tables: int
+    moves: int
+
+
+# ---------------------------------------------------------------- the WebSocket's schema
+
+
+def ws_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of every WebSocket message: ``$defs/ClientMessage`` is
+    what a client sends, ``$defs/ServerMessage`` what the server sends."""
+    _, defs = models_json_schema([(ClientMessage, "validation"),
+                                  (ServerMessage, "validation")],
+                                 ref_template="#/$defs/{model}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "/api/ws-schema.json",
+        "title": "cardtable WebSocket messages (/ws/tables/{id})",
+        "description": "Every message is a JSON object with a 'type'; see docs/server.md.",
+        "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+        "$defs": defs["$defs"],
+    }
+
+
+def ws_schema_text() -> str:
+    return json.dumps(ws_schema(), indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # python -m cardtable.server.messages docs/ws-schema.json
+    with open(sys.argv[1], "w", encoding="utf-8") as out:
+        out.write(ws_schema_text())

@@ -1,0 +1,140 @@
+"""The move pipeline: check, play, commit, broadcast (docs/server.md).
+
+A move, a person's or a bot's, goes: the table is playing, the version is the table's,
+the seat is to act -> ``Table.play`` (the game refuses a move in its own words: one that
+names no move is ``move/bad``, one not legal now ``move/illegal``) -> the database
+appends the move and bumps the version in one transaction -> only then is each
+connection sent the events it has not seen, cut for its own seat
+(``Table.events_since``), the last with its seat's view. A connection's token, message
+size and rate are checked before (the WebSocket router).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from cardtable import records
+from cardtable.core import IllegalActionError, InvalidActionError, NotYourTurnError
+from cardtable.server.connections import Connection
+from cardtable.server.database import Database
+from cardtable.server.messages import Event, Over
+from cardtable.server.refusals import Refusal
+from cardtable.server.rooms import Room, Rooms, room_from_row
+from cardtable.store import Store
+from cardtable.table import Table
+
+log = logging.getLogger("cardtable.server")
+
+
+def events(table: Table, since: int, seat: int | None) -> list[str]:
+    """The event messages of every move after ``since`` for ``seat``, the last with the
+    seat's view, as text."""
+    found = table.events_since(since, seat)
+    out = [Event(**event).text() for event in found[:-1]]
+    if found:
+        out.append(Event(**found[-1], view=table.view(seat)).text())
+    return out
+
+
+def over_message(room: Room) -> Over:
+    result = room.result()
+    assert result is not None
+    return Over(winners=result.winners, scores=result.scores, seed=room.seed,
+                version=room.table.version)
+
+
+class Pipeline:
+    """Plays moves at the rooms of this process and tells every connection."""
+
+    def __init__(self, store: Store, db: Database, rooms: Rooms) -> None:
+        self.store = store
+        self.db = db
+        self.rooms = rooms
+        self.moves_accepted = 0
+
+    async def play(self, room: Room, seat: int, move: str, version: int) -> None:
+        """Check, apply, store, then tell everyone; a Refusal says why not."""
+        # shielded: a client that goes away mid-move cannot leave it half done
+        await asyncio.shield(self._play(room, seat, move, version))
+
+    async def _play(self, room: Room, seat: int, move: str, version: int) -> None:
+        async with room.lock:
+            table = room.table
+            if room.status == "over" or room.broken:
+                raise Refusal("move/game-over", "the game is over")
+            if room.status == "waiting":
+                raise Refusal("table/waiting", "the game starts when every seat is taken")
+            if version != table.version:
+                raise Refusal("move/stale", f"the table is at version {table.version}, not "
+                                            f"{version}: wait for the events you missed")
+            try:
+                action = table.play(seat, move)
+            except NotYourTurnError:
+                raise Refusal("move/not-your-turn", "it is not your turn") from None
+            except InvalidActionError as exc:
+                raise Refusal("move/bad", str(exc)) from None
+            except IllegalActionError as exc:
+                raise Refusal("move/illegal", str(exc)) from None
+            new = table.version
+            result = records.result_of(table.state)
+            try:
+                await self.db.run(lambda conn: self.store.append_move(
+                    conn, room.id, new, seat, action.notation, result))
+            except Exception as exc:
+                log.error("table %s: move %d could not be stored (%s); reloading the table",
+                          room.id, new, type(exc).__name__)
+                await self._reload(room)
+                raise Refusal("server/error", "the move could not be saved; "
+                                              "reconnect and try again") from None
+            self.moves_accepted += 1
+            if result is not None:
+                room.over = True
+                log.info("table %s is over after %d moves", room.id, new)
+            self.broadcast(room)
+
+    async def _reload(self, room: Room) -> None:
+        """After a failed commit: the table as stored, its connections dropped (they
+        reconnect and catch up)."""
+        room.broken = True
+        for conn in room.conns:
+            conn.end()
+        room.conns.clear()
+        try:
+            row = await self.db.run(lambda conn: self.store.load(conn, room.id))
+            fresh = room_from_row(row)
+        except Exception:
+            self.rooms.live.pop(room.id, None)
+            return
+        room.table = fresh.table
+        room.over = fresh.over
+        room.broken = False
+
+    def broadcast(self, room: Room) -> None:
+        """Every connection the events it has not seen (connections of one seat at one
+        version share the texts)."""
+        table = room.table
+        cache: dict[tuple[int | None, int], list[str]] = {}
+        for conn in room.conns:
+            if conn.version >= table.version:
+                continue
+            key = (conn.seat, conn.version)
+            texts = cache.get(key)
+            if texts is None:
+                texts = cache[key] = events(table, conn.version, conn.seat)
+            for text in texts:
+                conn.push(text)
+            conn.version = table.version
+        if room.status == "over":
+            room.tell(over_message(room).text())
+
+    def catch_up(self, room: Room, conn: Connection, since: int | None) -> None:
+        """What a new connection is sent after its welcome: the events after ``since``
+        (the last version it saw), and the result of a finished game."""
+        table = room.table
+        conn.version = table.version
+        if since is not None and since < table.version:
+            for text in events(table, since, conn.seat):
+                conn.push(text)
+        if room.status == "over":
+            conn.push(over_message(room))

@@ -1,0 +1,42 @@
+"""The documented refusals: one table of codes, each with its HTTP status (docs/server.md)."""
+
+from __future__ import annotations
+
+# code -> HTTP status when the refusal answers an HTTP request
+CODES: dict[str, int] = {
+    "move/bad": 400,
+    "move/illegal": 422,
+    "move/not-your-turn": 409,
+    "move/stale": 409,
+    "move/game-over": 409,
+    "table/waiting": 409,
+    "seat/taken": 409,
+    "seat/not-found": 404,
+    "auth/bad-token": 401,
+    "table/not-found": 404,
+    "table/not-over": 409,
+    "table/elsewhere": 421,
+    "options/bad": 422,
+    "message/bad": 400,
+    "message/too-large": 413,
+    "limit/rate": 429,
+    "limit/tables": 503,
+    "record/no-format": 404,
+    "http/not-found": 404,
+    "http/method": 405,
+    "server/error": 500,
+}
+
+
+class Refusal(Exception):
+    """A documented refusal: ``code`` (namespaced) and a sentence for a person."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return CODES[self.code]

@@ -1,0 +1,335 @@
+"""Rooms: the live tables of this process, their seats and connections, and seating.
+
+A :class:`Room` is a :class:`cardtable.table.Table` (the game, its seats, version and
+record) plus what only the server knows: the seats' token hashes, who is connected,
+whether the table has started, its takeover time and its rematch. :class:`Rooms` finds
+a room (in memory, else loaded from the database), lists the lobby, creates tables and
+seats people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import cardtable
+from cardtable import bots, records
+from cardtable.core import CardtableError
+from cardtable.records import Seat
+from cardtable.server.connections import Connection
+from cardtable.server.database import Database
+from cardtable.server.messages import (
+    CreateTable,
+    ErrorMessage,
+    Out,
+    Presence,
+    Result,
+    SeatRequest,
+    SeatSummary,
+    Status,
+    TableSummary,
+)
+from cardtable.server.refusals import Refusal
+from cardtable.server.settings import Settings
+from cardtable.store import SeatRow, Store, TableRow, hash_token
+from cardtable.table import Table
+
+log = logging.getLogger("cardtable.server")
+
+# caps on what a table may ask of the server's bots
+MAX_BOT_SECONDS = 10.0
+MAX_BOT_ITERATIONS = 20_000
+# finished tables kept in memory for their records and late connections
+KEEP_FINISHED = 256
+
+
+@dataclass
+class Room:
+    id: str
+    table: Table
+    #: per seat, the SHA-256 of its token while a person holds it
+    tokens: list[str | None]
+    #: every person seat has been taken (then the game plays)
+    started: bool
+    #: the game's end is stored (only then are its result and seed published)
+    over: bool
+    takeover_after: float | None
+    conns: list[Connection] = field(default_factory=list)
+    away_since: list[float | None] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    bot_failures: int = 0
+    broken: bool = False
+    #: the id of the rematch table once a seat asked for one
+    rematch: str | None = None
+
+    def __post_init__(self) -> None:
+        now = time.monotonic()
+        self.away_since = [now if s.kind == "person" else None for s in self.table.seats]
+
+    @property
+    def game(self) -> cardtable.Game:
+        return self.table.state.game
+
+    @property
+    def status(self) -> Status:
+        if self.over:
+            return "over"
+        return "playing" if self.started else "waiting"
+
+    @property
+    def seed(self) -> int:
+        seed = self.table.seed
+        assert seed is not None     # a server table is always dealt from a seed
+        return seed
+
+    def result(self) -> Result | None:
+        result = records.result_of(self.table.state)
+        return None if result is None else Result(**result)
+
+    def seat_of(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for n, held in enumerate(self.tokens):
+            if held is not None and secrets.compare_digest(held, digest):
+                return n
+        return None
+
+    def connected(self) -> list[bool]:
+        present = {c.seat for c in self.conns if not c.closed}
+        return [s.kind == "bot" or n in present for n, s in enumerate(self.table.seats)]
+
+    def taken_over(self, seat: int) -> bool:
+        """True when a bot plays ``seat`` for its person, who has been away too long."""
+        if self.takeover_after is None or self.table.seats[seat].kind != "person":
+            return False
+        since = self.away_since[seat]
+        return since is not None and time.monotonic() - since >= self.takeover_after
+
+    def tell(self, message: Out | str) -> None:
+        """Send ``message`` to every connection of the room."""
+        text = message if isinstance(message, str) else message.text()
+        for conn in self.conns:
+            conn.push(text)
+
+    def presence(self) -> None:
+        self.tell(Presence(connected=self.connected(),
+                           bot_playing=[self.taken_over(n)
+                                        for n in range(len(self.table.seats))]))
+
+    def summary(self) -> TableSummary:
+        table = self.table
+        connected = self.connected()
+        seats = [SeatSummary(seat=n, kind=s.kind, name=s.name,
+                             bot=s.name if s.kind == "bot" else None,
+                             settings=dict(s.settings),
+                             taken=s.kind == "bot" or held is not None,
+                             connected=connected[n],
+                             bot_playing=s.kind == "person" and self.taken_over(n))
+                 for n, (s, held) in enumerate(zip(table.seats, self.tokens, strict=True))]
+        summary = TableSummary(id=self.id, game=self.game.name,
+                               title=self.game.declaration.title,
+                               options=dict(self.game.options),
+                               game_info=self.game.describe(), seats=seats,
+                               status=self.status,
+                               version=table.version, to_act=table.to_act,
+                               takeover_after=self.takeover_after, created=table.created)
+        if summary.status == "over":
+            summary.result = self.result()
+            summary.seed = self.seed
+            if self.rematch is not None:
+                summary.rematch = self.rematch
+        return summary
+
+
+def table_seats(rows: list[SeatRow]) -> list[Seat]:
+    return [Seat("bot", s.bot or "random", dict(s.settings)) if s.kind == "bot"
+            else Seat("person", s.name, {}) for s in rows]
+
+
+def room_from_row(row: TableRow) -> Room:
+    """The room of a stored table: its log replayed."""
+    game = cardtable.new_game(row.game, **row.options)
+    table = Table.from_moves(game, table_seats(row.seats), seed=row.seed,
+                             moves=[notation for _, notation in row.moves],
+                             created=row.created)
+    return Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
+                started=row.status != "waiting", over=row.status == "over",
+                takeover_after=row.takeover_after,
+                rematch=row.rematch)
+
+
+def check_bot(kind: str, settings: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    if kind not in bots.KINDS:
+        raise Refusal("options/bad", f"unknown bot {kind!r}; the bots are "
+                                     f"{', '.join(bots.KINDS)}")
+    settings = settings or {}
+    try:
+        bots.make(kind, **settings)
+    except (CardtableError, TypeError) as exc:
+        raise Refusal("options/bad", f"bot {kind}: {exc}") from None
+    seconds = settings.get("seconds")
+    if isinstance(seconds, int | float) and seconds > MAX_BOT_SECONDS:
+        raise Refusal("options/bad", f"a bot may think at most {MAX_BOT_SECONDS:g} seconds")
+    iterations = settings.get("iterations")
+    if isinstance(iterations, int) and iterations > MAX_BOT_ITERATIONS:
+        raise Refusal("options/bad", f"a bot may search at most {MAX_BOT_ITERATIONS} "
+                                     "iterations")
+    if kind == "ismcts" and "seconds" not in settings and "iterations" not in settings:
+        settings = {**settings, "seconds": 1.0}
+    return kind, dict(settings)
+
+
+class Rooms:
+    """Every room of this process: the unfinished ones, and the last finished ones."""
+
+    def __init__(self, settings: Settings, store: Store, db: Database) -> None:
+        self.settings = settings
+        self.store = store
+        self.db = db
+        self.live: dict[str, Room] = {}
+        self.finished: OrderedDict[str, Room] = OrderedDict()
+
+    async def load(self) -> None:
+        """Replay every unfinished table this process owns."""
+        rows: list[TableRow] = await self.db.run(
+            lambda conn: self.store.load_unfinished(conn, self.settings.owner))
+        for row in rows:
+            try:
+                self.live[row.id] = room_from_row(row)
+            except Exception as exc:
+                log.error("table %s does not replay (%s); it stays stored but is not served",
+                          row.id, type(exc).__name__)
+        log.info("%d unfinished tables reloaded", len(self.live))
+
+    async def find(self, table_id: str) -> Room:
+        room = self.live.get(table_id) or self.finished.get(table_id)
+        if room is not None:
+            return room
+        if len(table_id) > 32:
+            raise Refusal("table/not-found", "there is no such table")
+        row: TableRow | None = await self.db.run(
+            lambda conn: self.store.load(conn, table_id))
+        if row is None:
+            raise Refusal("table/not-found", f"there is no table {table_id!r}")
+        room = self.live.get(table_id) or self.finished.get(table_id)
+        if room is not None:
+            return room
+        if row.status != "over" and row.owner != self.settings.owner:
+            raise Refusal("table/elsewhere", f"table {table_id} is played by the server "
+                                             f"process {row.owner or 'default'!r}")
+        room = room_from_row(row)
+        if room.status == "over":
+            self.keep_finished(room)
+            return room
+        return self.live.setdefault(table_id, room)
+
+    def keep_finished(self, room: Room) -> None:
+        self.live.pop(room.id, None)
+        self.finished[room.id] = room
+        self.finished.move_to_end(room.id)
+        while len(self.finished) > KEEP_FINISHED:
+            self.finished.popitem(last=False)
+
+    def lobby(self, status: str | None = None) -> list[TableSummary]:
+        rooms = [r for r in self.live.values() if status is None or r.status == status]
+        rooms.sort(key=lambda r: r.table.created, reverse=True)
+        return [r.summary() for r in rooms[:200]]
+
+    # -- creating and seating
+
+    async def create(self, request: CreateTable) -> Room:
+        name = request.game
+        if name not in cardtable.game_names():
+            raise Refusal("options/bad", f"unknown game {name[:40]!r}; the games are "
+                                         f"{', '.join(cardtable.game_names())}")
+        options = request.options or {}
+        if "players" in options:
+            raise Refusal("options/bad", "the number of players is the number of seats: "
+                                         "leave 'players' out of the options")
+        declaration = cardtable.declaration(name)
+        specs = request.seats or [SeatRequest(kind="person")] * declaration.default_players
+        if len(specs) not in declaration.players:
+            raise Refusal("options/bad", f"{declaration.title} is played by "
+                                         f"{', '.join(map(str, declaration.players))} "
+                                         f"players, not {len(specs)}")
+        rows: list[SeatRow] = []
+        for spec in specs:
+            if spec.kind == "person":
+                rows.append(SeatRow("person", ""))
+            else:
+                bot, settings = check_bot(spec.bot, spec.settings)
+                rows.append(SeatRow("bot", bot, bot, settings))
+        try:
+            game = cardtable.new_game(name, players=len(rows), **options)
+        except (CardtableError, TypeError) as exc:
+            raise Refusal("options/bad", str(exc)) from None
+        if len(self.live) >= self.settings.max_tables:
+            raise Refusal("limit/tables", "this server holds as many tables as it can; "
+                                          "try again later")
+        seed = secrets.randbits(62)
+        takeover = request.takeover_after
+        table_id = secrets.token_urlsafe(9)
+        started = all(s.kind == "bot" for s in rows)
+        row = TableRow(id=table_id, game=name, options=dict(game.options), seed=seed,
+                       takeover_after=takeover, status="playing" if started else "waiting",
+                       version=0, seats=rows, owner=self.settings.owner)
+        table = Table.new(game, table_seats(rows), seed=seed, created=row.created)
+        await self.db.run(lambda conn: self.store.create_table(conn, row))
+        room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
+                    over=False, takeover_after=takeover)
+        self.live[table_id] = room
+        log.info("table %s created: %s, %d seats", table_id, name, len(rows))
+        return room
+
+    async def take_seat(self, room: Room, seat: int, name: str) -> str:
+        """Seat a person; the seat's token."""
+        async with room.lock:
+            seats = room.table.seats
+            if not 0 <= seat < len(seats) or seats[seat].kind != "person":
+                raise Refusal("seat/not-found", f"table {room.id} has no person seat {seat}")
+            if room.tokens[seat] is not None:
+                raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
+            if room.status == "over":
+                raise Refusal("move/game-over", "this game is over")
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+            free = [n for n, s in enumerate(seats)
+                    if s.kind == "person" and room.tokens[n] is None and n != seat]
+            starts = not room.started and not free
+            done = await asyncio.shield(self.db.run(lambda conn: self.store.take_seat(
+                conn, room.id, seat, name, digest, "playing" if starts else None)))
+            if not done:
+                raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
+            room.tokens[seat] = digest
+            room.table.set_seat(seat, Seat("person", name))
+            if starts:
+                room.started = True
+                log.info("table %s starts", room.id)
+            room.presence()
+        return token
+
+    async def leave_seat(self, room: Room, seat: int, token: str) -> None:
+        """Free a person's seat; its connections are told and closed."""
+        async with room.lock:
+            if not 0 <= seat < len(room.tokens):
+                raise Refusal("seat/not-found", f"table {room.id} has no seat {seat}")
+            if room.seat_of(token) != seat:
+                raise Refusal("auth/bad-token", f"that token does not hold seat {seat}")
+            digest = hash_token(token)
+            done = await asyncio.shield(self.db.run(
+                lambda conn: self.store.leave_seat(conn, room.id, seat, digest)))
+            if not done:
+                raise Refusal("auth/bad-token", f"that token does not hold seat {seat}")
+            room.tokens[seat] = None
+            gone = ErrorMessage(code="auth/bad-token", message="you left this seat")
+            for conn in [c for c in room.conns if c.seat == seat]:
+                conn.push(gone)
+                conn.end()
+                room.conns.remove(conn)
+            room.away_since[seat] = time.monotonic()
+            room.presence()

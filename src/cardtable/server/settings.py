@@ -1,0 +1,28 @@
+"""The settings of one server process (``cardtable serve``'s options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Settings:
+    db_url: str
+    bot_workers: int = 2
+    max_message: int = 4096          # bytes of one WebSocket message
+    max_body: int = 16_384           # bytes of one HTTP request body
+    ws_rate: float = 20.0            # messages a second per connection...
+    ws_burst: float = 40.0           # ...with bursts of this many
+    http_rate: float = 20.0          # requests a second per client address (writes)
+    http_burst: float = 60.0
+    max_tables: int = 5_000          # unfinished tables held at once
+    max_queue: int = 2_000           # unsent messages before a connection is dropped
+    hint_budget: dict[str, Any] = field(default_factory=lambda: {"iterations": 300})
+    takeover_tick: float = 0.25      # seconds between checks for away players
+    # bots that choose in microseconds play in the server process; the others (and
+    # every hint) go to the process pool
+    inline_bots: tuple[str, ...] = ("random",)
+    # this process's name when several share one database: it creates, reloads and plays
+    # only its own tables (None: the one default process)
+    owner: str | None = None

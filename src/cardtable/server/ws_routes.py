@@ -1,0 +1,128 @@
+"""The WebSocket ``/ws/tables/{id}?token=TOKEN&since=V`` (docs/server.md).
+
+A connection is checked once (the table, the token, ``since``); then each message in
+turn: its rate, its size, JSON, its typed message (``messages.read_message``), and is
+handed on: a move to the move pipeline, a hint to the jobs, a rematch to the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from cardtable.server.connections import Connection
+from cardtable.server.messages import (
+    HintMessage,
+    MoveMessage,
+    PingMessage,
+    Pong,
+    RematchMessage,
+    check_size,
+    error_message,
+    parse_json,
+    read_message,
+)
+from cardtable.server.refusals import Refusal
+from cardtable.server.rooms import Room
+from cardtable.server.service import TableService
+
+log = logging.getLogger("cardtable.server")
+
+# refused messages in a row over the rate before the connection is dropped
+MAX_STRIKES = 200
+
+
+def router(service: TableService) -> APIRouter:
+    """The WebSocket route, served by ``service``."""
+    settings = service.settings
+    routes = APIRouter()
+
+    async def opening(websocket: WebSocket, table_id: str) -> tuple[Room, int | None,
+                                                                     int | None]:
+        """The room, the seat of the token (None: a spectator) and ``since``."""
+        params = websocket.query_params
+        room = await service.rooms.find(table_id)
+        token = params.get("token")
+        seat = None
+        if token is not None:
+            seat = room.seat_of(token)
+            if seat is None:
+                raise Refusal("auth/bad-token", "that seat token is not valid at this "
+                                                "table (left, or never given)")
+        since_text = params.get("since")
+        since = None
+        if since_text is not None:
+            if not re.fullmatch(r"\d{1,9}", since_text):
+                raise Refusal("message/bad", "'since' is a table version (a whole number)")
+            since = int(since_text)
+        return room, seat, since
+
+    @routes.websocket("/ws/tables/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        try:
+            room, seat, since = await opening(websocket, table_id)
+        except Refusal as refusal:
+            await websocket.send_text(error_message(refusal).text())
+            await websocket.close(4000 + refusal.status)
+            return
+
+        conn = Connection(websocket.send_text, lambda code: websocket.close(code), seat,
+                          settings)
+        await service.join(room, conn, since)
+        strikes = 0
+        try:
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = message.get("bytes") or b""
+                try:
+                    if not conn.bucket.take():
+                        strikes += 1
+                        if strikes > MAX_STRIKES:
+                            break
+                        raise Refusal("limit/rate", "too many messages; slow down")
+                    await handle(room, conn, text)
+                except Refusal as refusal:
+                    version = None
+                    if refusal.code.startswith("move/") or refusal.code == "table/waiting":
+                        version = room.table.version
+                    conn.push(error_message(refusal, version))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            service.leave(room, conn)
+
+    async def handle(room: Room, conn: Connection, text: str | bytes) -> None:
+        if isinstance(text, bytes):
+            check_size(text, settings.max_message)
+            raise Refusal("message/bad", "send JSON text messages, not binary ones")
+        message = read_message(parse_json(text, settings.max_message))
+        if isinstance(message, PingMessage):
+            conn.push(Pong())
+        elif isinstance(message, MoveMessage):
+            if conn.seat is None:
+                raise Refusal("auth/bad-token", "spectators cannot move; take a seat")
+            await service.play(room, conn.seat, message.move, message.version)
+        elif isinstance(message, HintMessage):
+            asyncio.get_running_loop().create_task(hint(room, conn))
+        elif isinstance(message, RematchMessage):
+            await service.rematch(room, conn)
+
+    async def hint(room: Room, conn: Connection) -> None:
+        try:
+            conn.push(await service.jobs.hint(room, conn))
+        except Refusal as refusal:
+            conn.push(error_message(refusal))
+        except Exception as exc:
+            log.error("table %s: a hint failed (%s)", room.id, type(exc).__name__)
+            conn.push(error_message(Refusal("server/error", "the hint failed; try again")))
+
+    return routes

@@ -153,10 +153,7 @@ def table_seats(rows: list[SeatRow]) -> list[Seat]:
 
 def room_from_row(row: TableRow) -> Room:
     """The room of a stored table: its log replayed."""
-    game = cardtable.new_game(row.game, **row.options)
-    table = Table.from_moves(game, table_seats(row.seats), seed=row.seed,
-                             moves=[notation for _, notation in row.moves],
-                             created=row.created)
+    table = Table.from_log(row.log, table_seats(row.seats), created=row.created)
     return Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
                 started=row.status != "waiting", over=row.status == "over",
                 takeover_after=row.takeover_after,

@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from cardtable.local import data_folder, now
+from cardtable.records import GameLog
 
 metadata = sa.MetaData()
 
@@ -199,6 +200,11 @@ class TableRow:
     created: str = field(default_factory=now)
     owner: str | None = None
     rematch: str | None = None
+
+    @property
+    def log(self) -> GameLog:
+        """The stored table's game log (a table is a log plus its seats and status)."""
+        return GameLog(self.game, dict(self.options), self.seed, None, tuple(self.moves))
 
 
 def _append_sql(postgres: bool, over: bool) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 // The page: lobby at /, a table at /t/ID, the rules at /rules/GAME.
 
 import { _, LANGUAGES, lang, preferredLanguage, setLanguage } from "./i18n.js";
+import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
 import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
 import { renderRules } from "./rules.js";
@@ -28,6 +29,7 @@ function header() {
       h("span", { class: "logo", "aria-hidden": "true", html: LOGO }), _("Card table")),
     h("nav", {},
       h("a", { href: "/rules/sequence", "data-link": true }, _("Rules")),
+      settingsPanel(),
       select));
 }
 

@@ -2,6 +2,7 @@
 // reconnects by itself, and draws the game with the game's own module.
 
 import { _ } from "./i18n.js";
+import { markTab, turnAlert } from "./alert.js";
 import { api, copyText, h, nameInput, toast } from "./dom.js";
 import { inviteNotice } from "./invite.js";
 import { botLabel, gameTitle } from "./names.js";
@@ -214,6 +215,7 @@ export class TablePage {
       this.connBadge.textContent = state === "open" ? _("connected")
         : state === "connecting" ? _("connecting…") : _("reconnecting…");
     }
+    if (this.view && this.turnBanner) this.render();   // the banner and the dots say so
   }
 
   onMessage(msg) {
@@ -243,8 +245,13 @@ export class TablePage {
           public: msg.public || {}, drawn: msg.drawn, dealt: msg.dealt, after: msg.view });
         this.hint = null;
         this.hintPending = false;
-        if (msg.view && this.game.observe) this.game.observe(this, msg.view);
-        this.setView(msg.view, msg.version);
+        this.ui.selected = null;   // a card picked before the move is not the next turn's
+        {
+          const was = this.myTurn;
+          if (msg.view && this.game.observe) this.game.observe(this, msg.view);
+          this.setView(msg.view, msg.version);
+          if (!was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
+        }
         break;
       case "presence":
         this.connected = msg.connected || [];
@@ -410,9 +417,13 @@ export class TablePage {
     // whose turn
     let turn;
     let cls = "turn";
+    const online = this.connection === "open";
     if (v.is_terminal) {
       turn = _("Game over");
       cls += " over";
+    } else if (!online) {
+      turn = _("Not connected to the server: trying again…");
+      cls += " offline";
     } else if (this.table.status === "waiting") {
       turn = _("Waiting for players to sit down: share the invite links below.");
     } else if (this.myTurn) {
@@ -427,7 +438,7 @@ export class TablePage {
     }
     this.turnBanner.className = cls;
     this.turnBanner.textContent = turn;
-    document.title = (this.myTurn ? "● " : "") + gameTitle(this.table.game);
+    markTab(gameTitle(this.table.game), this.myTurn && online && !v.is_terminal);
     this.renderSeats();
     // the last move
     const last = this.events[this.events.length - 1];
@@ -471,7 +482,11 @@ export class TablePage {
       const classes = ["seat"];
       if (v.current_player === i && !v.is_terminal) classes.push("to-act");
       if (i === this.seat) classes.push("me");
+      // not connected ourselves: who is there is not known, every dot grey
+      const known = this.connection === "open";
       const online = info.kind === "bot" || this.connected[i];
+      const dot = !known ? ["unknown", _("not known while the server cannot be reached")]
+        : online ? ["on", _("connected")] : ["off", _("away")];
       const sit = this.seat === null && this.token === null && info.kind === "person" && !info.taken
         && this.table.status !== "over"
         ? h("button", { class: "small primary", onclick: () => this.showJoin(i) }, _("Sit here")) : null;
@@ -479,7 +494,7 @@ export class TablePage {
         v.current_player === i && !v.is_terminal ? h("span", { class: "arrow", "aria-hidden": "true" }, "▶") : null,
         this.game.seatBadge ? this.game.seatBadge(this, i) : null,
         h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat") : this.seatName(i)),
-        h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? _("connected") : _("away") }),
+        h("span", { class: `dot ${dot[0]}`, title: dot[1], "aria-label": dot[1] }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
         (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
         sit);

@@ -5,6 +5,7 @@ browser, and a page that says plainly when the server cannot be reached.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,14 @@ import pytest
 
 from cardtable.web import STATIC_DIR
 from cardtable.web.sound import turn_sound
-from tests.web.test_browser import Player, sequence_move, wait_until
+from tests.web.test_browser import (
+    PHONE,
+    Player,
+    drawbridge_move,
+    sequence_move,
+    threethirteen_move,
+    wait_until,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -104,3 +112,168 @@ def test_a_page_without_the_server_says_so(browser: Any, server: str, shots: Pat
     assert a.page.locator(".seat .dot.on").count() == 2
     a.close()
     b.close()
+
+
+# ------------------------------------------------------------------ moves you can see
+
+ANIMATION_OFF = "localStorage.setItem('cardtable:settings', JSON.stringify({animation: false}))"
+
+# what a Sequence table shows: each cell's chip (or none) and the sequences' cells
+BOARD_STATE = """() => [...document.querySelectorAll('#game .cell')].map((c) =>
+  [c.dataset.cell, c.querySelector('.chip-svg') ? c.querySelector('.chip-svg').innerHTML : '',
+   c.classList.contains('in-sequence')])"""
+
+
+# the end screen's scores, and who won
+SCORES = """() => [...document.querySelectorAll('#over table.scores tr')].slice(1).map((r) =>
+  [r.lastChild.textContent, r.classList.contains('winner')])"""
+
+
+def motion_played(p: Player) -> int:
+    return int(p.page.evaluate("window.cardtable.table.motion.played"))
+
+
+def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, server: str,
+                                                              shots: Path) -> None:
+    a = Player(browser, server)
+    table = a.create("sequence", ["person", "bot:random"])
+    reduced = Player(browser, server)
+    reduced.page.emulate_media(reduced_motion="reduce")
+    off = Player(browser, server)
+    off.context.add_init_script(ANIMATION_OFF)
+    for watcher in (reduced, off):
+        watcher.page.goto(f"{server}/t/{table}")
+        watcher.wait_view()
+    moves = 0
+    end = time.monotonic() + 300
+    while not a.over:
+        assert time.monotonic() < end, "the game did not end in 5 minutes"
+        if a.my_turn:
+            if moves == 3:
+                # a card picked, then another move typed: nothing stays picked afterwards
+                a.page.locator("#hand button.card.playable").first.click()
+                assert a.page.locator("#hand button.card.selected").count() == 1
+                move = a.page.evaluate("window.cardtable.table.legal.find((m) => !m.startsWith("
+                                       "window.cardtable.table.ui.selected + ' '))")
+                if move:
+                    before = a.moves_seen()
+                    a.page.fill("#move-input", move)
+                    a.page.press("#move-input", "Enter")
+                    a.wait_moves(before)
+                    wait_until(lambda: a.my_turn or a.over, what="my turn again")
+                    assert a.page.locator("#hand button.card.selected").count() == 0
+                    if not a.over:
+                        assert "pick a card" in a.page.inner_text("#turn")
+                    moves += 1
+                    continue
+            if moves == 6:
+                # the card being played travels over the page, which stays usable
+                played = motion_played(a)
+                sequence_move(a)
+                assert motion_played(a) > played
+                assert all(style == "none" for style in a.page.evaluate(
+                    "[...document.querySelectorAll('.ghost')].map((g) => getComputedStyle(g)"
+                    ".pointerEvents)"))
+                a.shot(shots, "sequence-moving")
+            else:
+                sequence_move(a)
+            moves += 1
+        else:
+            time.sleep(0.05)
+    a.page.wait_for_function("window.cardtable.table.motion.idle")
+    assert a.page.locator(".ghost").count() == 0   # every ghost removed when it ended
+    versions = a.page.evaluate("window.cardtable.table.version")
+    for watcher in (reduced, off):
+        watcher.page.wait_for_selector("#over .over-panel")
+        wait_until(lambda w=watcher: w.page.evaluate("window.cardtable.table.version") == versions,
+                   what="the watcher's last move")
+        assert watcher.page.evaluate(BOARD_STATE) == a.page.evaluate(BOARD_STATE)
+        assert watcher.page.evaluate(SCORES) == a.page.evaluate(SCORES)
+        assert motion_played(watcher) == 0
+    assert motion_played(a) > moves   # the played card, the chip dropping, ...
+    for p in (a, reduced, off):
+        p.close()
+
+
+def test_draw_bridge_keeps_the_play_apart_from_the_draw(browser: Any, server: str,
+                                                        shots: Path) -> None:
+    """The draw's last trick is not shown in the play; a played card stays marked on the
+    table; a finished trick is gathered towards its winner; on a 375 px phone the banner,
+    the calls and the hand fit on the screen together."""
+    p = Player(browser, server, viewport=PHONE)
+    p.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
+    fitted = swept = False
+    end = time.monotonic() + 240
+    while not (p.over or p.page.locator("#last-deal").count()):
+        assert time.monotonic() < end, "the deal did not end in 4 minutes"
+        view = p.page.evaluate("window.cardtable.table.view")
+        if view["phase"] == "play" and sum(view["tricks_won"]) == 0 and not view["trick"]:
+            assert p.page.locator("#last-trick").count() == 0, "the draw's trick in the play"
+        if view["trick"]:
+            assert p.page.locator("#trick .played.last").count() == 1
+        if p.my_turn:
+            if p.page.locator("#auction .bid-grid").count() and not fitted:
+                p.page.locator("#turn").scroll_into_view_if_needed()
+                p.page.evaluate("window.scrollTo(0, document.querySelector('#turn')"
+                                ".getBoundingClientRect().top + scrollY - 4)")
+                top = p.page.evaluate("document.querySelector('#turn').getBoundingClientRect().top")
+                bottom = p.page.evaluate("Math.max(...['#auction', '#hand'].map((s) => "
+                                         "document.querySelector(s).getBoundingClientRect().bottom))")
+                p.page.screenshot(path=str(shots / "drawbridge-auction-phone.png"))
+                assert bottom - top <= PHONE["height"], (top, bottom)
+                fitted = True
+            tricks = sum(view["tricks_won"]) if view["phase"] == "play" else None
+            calls = p.page.locator("#auction .calls li strong").all_inner_texts()
+            played = motion_played(p)
+            drawbridge_move(p, bid=all(c == "Pass" for c in calls))
+            if tricks is not None and view["trick"]:   # this card finished the trick
+                p.page.wait_for_function("window.cardtable.table.motion.played > " + str(played))
+                swept = True
+        else:
+            time.sleep(0.05)
+    assert fitted and swept
+    p.close()
+
+
+def test_three_thirteen_marks_the_card_drawn_and_shows_each_hand_at_the_round_end(
+        browser: Any, server: str, shots: Path) -> None:
+    p = Player(browser, server)
+    p.create("threethirteen", ["person", "bot:random", "bot:random"])
+    marked = 0
+    end = time.monotonic() + 180
+    while "2" not in p.page.inner_text("#round").split()[1] and not p.over:
+        assert time.monotonic() < end, "round 1 did not end in 3 minutes"
+        if p.my_turn and p.page.locator("#stock:not([disabled])").count():
+            threethirteen_move(p, take=marked % 2 == 1)
+            wait_until(lambda: p.my_turn or "2" in p.page.inner_text("#round").split()[1],
+                       what="the discard")
+            if p.my_turn:
+                drawn = p.page.evaluate("window.cardtable.table.events.at(-1).drawn")
+                new = p.page.eval_on_selector_all("#hand button.card.new",
+                                                  "els => els.map((e) => e.dataset.card)")
+                assert len(drawn) == 1 and new == drawn * p.hand().count(drawn[0])
+                assert p.page.locator("#hand button.card.new .new-tag").count() == len(new)
+                if marked == 0:
+                    p.shot(shots, "threethirteen-drawn")
+                marked += 1
+                threethirteen_move(p)
+                assert p.page.locator("#hand button.card.new").count() == 0
+                assert p.page.locator("#discard-pile.last").count() == 1
+        else:
+            time.sleep(0.05)
+    assert marked
+    # every hand laid out in its melds and deadwood, with its penalty, as the round ended
+    box = p.page.locator("#last-round")
+    assert box.get_attribute("open") is not None
+    last = p.page.evaluate("window.cardtable.table.view.last_round")
+    rows = box.locator(".round-hand")
+    assert rows.count() == 3
+    for s, shown in enumerate(last["melds_shown"]):
+        row = rows.nth(s)
+        assert row.locator(".group.meld").count() == len(shown["melds"])
+        assert row.locator(".small-card").count() == sum(map(len, shown["melds"])) + len(
+            shown["deadwood"])
+        assert row.locator(".penalty").inner_text().endswith(str(shown["penalty"]))
+    box.scroll_into_view_if_needed()
+    p.shot(shots, "threethirteen-round-end")
+    p.close()

@@ -3,6 +3,7 @@
 
 import { _ } from "./i18n.js";
 import { markTab, turnAlert } from "./alert.js";
+import { Motion } from "./motion.js";
 import { api, copyText, h, nameInput, toast } from "./dom.js";
 import { inviteNotice } from "./invite.js";
 import { botLabel, gameTitle } from "./names.js";
@@ -69,6 +70,8 @@ export class TablePage {
     this.closed = false;
     this.retry = 0;
     this.keys = (event) => this.onKey(event);
+    this.motion = new Motion();
+    this.fresh = [];
   }
 
   // ------------------------------------------------------------ start and seats
@@ -236,23 +239,29 @@ export class TablePage {
         this.setView(msg.view, msg.version);
         if (msg.table && msg.table.seats) this.connected = msg.table.seats.map((s) => !!s.connected);
         break;
-      case "event":
+      case "event": {
         if (msg.version <= this.lastEventVersion()) {
           break;
         }
+        // a move made now, not one of the log sent again after a (re)connection
+        const live = this.view !== null && msg.version > this.version;
         // the game's move event: phase, what became public, this seat's own cards
-        this.events.push({ version: msg.version, seat: msg.seat, move: msg.move, phase: msg.phase,
-          public: msg.public || {}, drawn: msg.drawn, dealt: msg.dealt, after: msg.view });
+        const event = { version: msg.version, seat: msg.seat, move: msg.move, phase: msg.phase,
+          public: msg.public || {}, drawn: msg.drawn, dealt: msg.dealt, after: msg.view };
+        this.events.push(event);
         this.hint = null;
         this.hintPending = false;
         this.ui.selected = null;   // a card picked before the move is not the next turn's
-        {
-          const was = this.myTurn;
-          if (msg.view && this.game.observe) this.game.observe(this, msg.view);
-          this.setView(msg.view, msg.version);
-          if (!was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
-        }
+        // the cards a move brought into this seat's hand, marked till this seat's next move
+        if (msg.drawn || msg.dealt || msg.seat === this.seat) this.fresh = msg.drawn || [];
+        const from = live && this.game.beforeMove ? this.game.beforeMove(this, event) : null;
+        const was = this.myTurn;
+        if (msg.view && this.game.observe) this.game.observe(this, msg.view);
+        this.setView(msg.view, msg.version);
+        if (live && !was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
+        if (live && this.game.animate) this.afterRender = () => this.motion.add(() => this.game.animate(this, event, from));
         break;
+      }
       case "presence":
         this.connected = msg.connected || [];
         this.botPlaying = msg.bot_playing || [];
@@ -293,6 +302,16 @@ export class TablePage {
         return;
     }
     this.render();
+    if (this.afterRender) {
+      const animate = this.afterRender;
+      this.afterRender = null;
+      animate();
+    }
+  }
+
+  /** A card of this seat's hand that the last move brought in (marked "new" till the next). */
+  isFresh(card) {
+    return (this.fresh || []).includes(card);
   }
 
   async refreshTable() {

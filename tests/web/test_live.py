@@ -124,6 +124,12 @@ BOARD_STATE = """() => [...document.querySelectorAll('#game .cell')].map((c) =>
    c.classList.contains('in-sequence')])"""
 
 
+# every covered cell: its card's name is drawn above the chip's shape, not under it
+CHIPS_LEAVE_THE_CARD = """[...document.querySelectorAll('.cell.covered')].every((c) => {
+  const text = c.querySelector('.mini-svg text').getBoundingClientRect();
+  return text.bottom <= c.querySelector('.chip-svg').lastChild.getBoundingClientRect().top + 1;
+}) && document.querySelectorAll('.cell.covered').length > 0"""
+
 # the end screen's scores, and who won
 SCORES = """() => [...document.querySelectorAll('#over table.scores tr')].slice(1).map((r) =>
   [r.lastChild.textContent, r.classList.contains('winner')])"""
@@ -153,6 +159,13 @@ def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, serve
                 # a card picked, then another move typed: nothing stays picked afterwards
                 a.page.locator("#hand button.card.playable").first.click()
                 assert a.page.locator("#hand button.card.selected").count() == 1
+                # a legal cell is tinted and ringed, not given a thin outline
+                ring = a.page.evaluate("(() => { const s = getComputedStyle(document."
+                                       "querySelector('.cell.legal'), '::before'); "
+                                       "return [s.borderTopWidth, s.backgroundColor]; })()")
+                assert ring[0] == "3px" and ring[1] != "rgba(0, 0, 0, 0)", ring
+                # a chip leaves the card printed under it readable: the text above the chip
+                assert a.page.evaluate(CHIPS_LEAVE_THE_CARD), "a chip hides its card"
                 move = a.page.evaluate("window.cardtable.table.legal.find((m) => !m.startsWith("
                                        "window.cardtable.table.ui.selected + ' '))")
                 if move:

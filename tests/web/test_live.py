@@ -290,3 +290,45 @@ def test_three_thirteen_marks_the_card_drawn_and_shows_each_hand_at_the_round_en
     box.scroll_into_view_if_needed()
     p.shot(shots, "threethirteen-round-end")
     p.close()
+
+
+# ------------------------------------------------------------------ my tables
+
+def my_rows(p: Player) -> list[tuple[str, str]]:
+    p.page.wait_for_selector("#my-tables:not([hidden]) .mine-row")
+    return [(row.get_attribute("data-table") or "", row.locator(".my-status").inner_text())
+            for row in p.page.locator("#my-tables .mine-row").all()]
+
+
+def test_the_lobby_lists_my_tables_first(browser: Any, server: str, shots: Path) -> None:
+    p = Player(browser, server)
+    waiting = p.create("sequence", ["person", "person"])
+    over = p.create("sequence", ["person", "bot:random"], options={"max_turns": 2})
+    end = time.monotonic() + 60
+    while not p.over:
+        assert time.monotonic() < end, "two turns did not end the game"
+        if p.my_turn:
+            sequence_move(p)
+        time.sleep(0.05)
+    winners = p.page.evaluate("window.cardtable.table.view.winners")
+    mine = p.create("sequence", ["person", "bot:random"])
+    wait_until(lambda: p.my_turn, what="my turn")
+    # a seat whose table the server no longer has is forgotten
+    p.page.evaluate("localStorage.setItem('cardtable:seat:nosuchtable', "
+                    "JSON.stringify({seat: 0, token: 'x'}))")
+    p.page.goto(server + "/")
+    finished = ("finished: you won" if 0 in winners else "finished: a draw" if not winners
+                else "finished: won by")
+    for _ in range(2):   # and again after a reload
+        rows = my_rows(p)
+        assert [r[0] for r in rows] == [mine, waiting, over]
+        assert rows[0][1] == "your turn" and rows[1][1] == "waiting for 1 player"
+        assert rows[2][1].startswith(finished)
+        assert p.page.evaluate("localStorage.getItem('cardtable:seat:nosuchtable')") is None
+        p.shot(shots, "lobby-my-tables")
+        p.page.reload()
+    p.page.click(f"#my-tables [data-table='{mine}'] button")
+    p.page.wait_for_url(f"**/t/{mine}")
+    p.wait_view()
+    assert p.page.locator(".seat.me").count() == 1
+    p.close()

@@ -26,6 +26,19 @@ export function savedSeat(tableId) {
   }
 }
 
+/** The tables this browser holds a seat at: [{id, seat}] from the saved tokens. */
+export function myTables() {
+  const out = [];
+  const prefix = seatKey("");
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(prefix)) continue;
+    const saved = savedSeat(key.slice(prefix.length));
+    if (saved && Number.isInteger(saved.seat)) out.push({ id: key.slice(prefix.length), seat: saved.seat });
+  }
+  return out;
+}
+
 export async function takeSeat(tableId, seat, name) {
   const got = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`,
     { name: name || _("Player {n}", { n: seat + 1 }) });

@@ -332,3 +332,58 @@ def test_the_lobby_lists_my_tables_first(browser: Any, server: str, shots: Path)
     p.wait_view()
     assert p.page.locator(".seat.me").count() == 1
     p.close()
+
+
+# ------------------------------------------------------------------ the replay
+
+def test_the_replay_steps_through_a_finished_game(browser: Any, server: str,
+                                                  shots: Path) -> None:
+    p = Player(browser, server)
+    table = p.create("sequence", ["person", "bot:random"], options={"max_turns": 8})
+    # before the end there is no replay, and the page says why
+    p.page.goto(f"{server}/t/{table}/replay")
+    assert "over" in p.page.inner_text("#replay-error")
+    p.page.goto(f"{server}/t/{table}")
+    p.wait_view()
+    end = time.monotonic() + 60
+    while not p.over:
+        assert time.monotonic() < end, "eight turns did not end the game"
+        if p.my_turn:
+            sequence_move(p)
+        time.sleep(0.05)
+    record = p.page.request.get(f"{server}/api/tables/{table}/record").json()
+    final = p.page.evaluate(BOARD_STATE)
+    p.page.click("#replay-link")
+    p.page.wait_for_url(f"**/t/{table}/replay")
+    p.page.wait_for_selector("#replay-counter")
+    total = len(record["actions"])
+    assert p.page.locator("#log li").count() == total
+    assert p.page.inner_text("#replay-counter") == f"Move 0 of {total}"
+    assert p.page.locator(".cell .chip-svg").count() == 0   # the start: an empty board
+    # every hand open, each as the record dealt it
+    assert p.page.locator("#hands .replay-hand").count() == 2
+    assert p.page.locator("#hands .replay-hand").nth(0).locator(".small-card").count() == 7
+    # step on by move: one more chip each time (a Sequence move places one here, or takes
+    # one off with a one-eyed jack), the log's line marked
+    for n in range(1, 4):
+        p.page.click("#replay-forward")
+        assert p.page.inner_text("#replay-counter") == f"Move {n} of {total}"
+        assert p.page.locator("#log li.current").get_attribute("data-number") == str(n)
+        seat, move = record["actions"][n - 1]
+        cell = move.split()[1] if len(move.split()) > 1 else None
+        if cell and move.split()[0] not in ("JS", "JH"):
+            assert p.page.locator(f"[data-cell={cell}] .chip-svg").count() == 1
+            assert p.page.locator(f"[data-cell={cell}].last").count() == 1
+    p.page.keyboard.press("ArrowLeft")
+    assert p.page.inner_text("#replay-counter") == f"Move 2 of {total}"
+    p.shot(shots, "replay")
+    p.page.keyboard.press("End")
+    assert p.page.evaluate(BOARD_STATE) == final
+    p.page.click("#replay-start")
+    assert p.page.inner_text("#replay-counter") == f"Move 0 of {total}"
+    p.page.click(f"#log li[data-number='{total}'] button")
+    assert p.page.evaluate(BOARD_STATE) == final
+    p.page.set_viewport_size(PHONE)
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    p.shot(shots, "replay-phone")
+    p.close()

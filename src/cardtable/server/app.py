@@ -209,6 +209,16 @@ def create_app(settings: Settings) -> FastAPI:
             room.table.record().to_json(),
             headers={"Content-Disposition": f'attachment; filename="{room.id}.json"'})
 
+    @app.get("/api/tables/{table_id}/replay", response_model=None)
+    async def replay(table_id: str) -> Any:
+        # every position with every hand open (cardtable.web.replay): once the game is over
+        room = await hub.room(table_id)
+        if room.status != "over":
+            raise Refusal("table/not-over", "the replay is published when the game is over")
+        from cardtable.web.replay import replay_json
+
+        return await asyncio.to_thread(replay_json, room.table.record())
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables": len(hub.rooms), "moves": hub.moves_accepted}

@@ -5,6 +5,7 @@ import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
 import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
 import { renderRules } from "./rules.js";
+import { ReplayPage } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
 
 const app = document.getElementById("app");
@@ -45,9 +46,13 @@ async function route() {
   app.replaceChildren(header());
   const path = location.pathname;
   const table = path.match(/^\/t\/([^/]+)\/?$/);
+  const replay = path.match(/^\/t\/([^/]+)\/replay\/?$/);
   const rules = path.match(/^\/rules\/?([a-z]*)\/?$/);
   if (table) {
     page = new TablePage(app, decodeURIComponent(table[1]), navigate);
+    await page.start();
+  } else if (replay) {
+    page = new ReplayPage(app, decodeURIComponent(replay[1]), navigate);
     await page.start();
   } else if (rules) {
     await renderRules(app, rules[1] || "sequence", navigate);

@@ -128,7 +128,7 @@ export function render(page, area) {
       "data-card": card, disabled: !playable, onclick: () => page.play(card),
     }, h("span", { html: cardSVG(card) }), fresh ? h("span", { class: "tag new-tag" }, _("new")) : null));
   }
-  if (page.seat === null) hand.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
+  if (page.seat === null && !page.replay) hand.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
   area.append(hand);
   if (v.drawn && v.drawn.length) {
     area.append(h("div", { class: "muted", id: "drawn" }, _("Your draws: {cards}", { cards: v.drawn.map(cardText).join(" ") })));

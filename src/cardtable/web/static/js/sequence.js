@@ -167,7 +167,7 @@ export function render(page, area) {
   if (legal.includes("pass")) {
     actions.append(h("button", { id: "pass", class: "primary", onclick: () => page.play("pass") }, _("Pass")));
   }
-  if (page.seat === null) {
+  if (page.seat === null && !page.replay) {
     handBox.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
   }
 

@@ -11,7 +11,7 @@ import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
 
-const GAMES = { sequence, drawbridge, threethirteen };
+export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
 
 export function seatKey(tableId) {
@@ -575,6 +575,7 @@ export class TablePage {
           : this.seat !== null
             ? h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, _("Rematch"))
             : null,
+        h("a", { class: "button", href: `/t/${encodeURIComponent(this.id)}/replay`, "data-link": true, id: "replay-link" }, _("Replay the game")),
         h("a", { class: "button", href: record, download: `${this.table.game}-${this.id}.json`, id: "record" }, _("Download the record")),
         this.table.game === "drawbridge"
           ? h("a", { class: "button", href: `${record}?format=pbn`, download: `drawbridge-${this.id}.pbn` }, _("Download as PBN"))

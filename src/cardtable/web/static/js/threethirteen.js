@@ -124,7 +124,7 @@ export function render(page, area) {
   // my hand
   const hand = v.hand || [];
   const handBox = h("div", { class: "hand-3-13", id: "hand", role: "group", "aria-label": _("Your hand") });
-  if (page.seat === null) {
+  if (page.seat === null && !page.replay) {
     handBox.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
   } else if (hand.length) {
     const mode = page.ui.mode || "melds";

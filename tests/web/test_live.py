@@ -39,6 +39,7 @@ def plays(p: Player) -> list[str]:
 
 
 def two_players(browser: Any, server: str) -> tuple[Player, Player, str]:
+    """Two browsers at a Sequence table: the one to move first, then the other."""
     a = Player(browser, server)
     b = Player(browser, server)
     for p in (a, b):
@@ -48,8 +49,8 @@ def two_players(browser: Any, server: str) -> tuple[Player, Player, str]:
     b.page.fill("#join-name", "Sokha")
     b.page.click("#join-button")
     b.page.wait_for_selector("#hand button.card")
-    wait_until(lambda: a.my_turn, what="the first player's turn")
-    return a, b, table
+    wait_until(lambda: a.my_turn or b.my_turn, what="the first player's turn")
+    return (a, b, table) if a.my_turn else (b, a, table)
 
 
 def test_the_shipped_sound_is_the_generated_one() -> None:
@@ -157,6 +158,8 @@ def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, serve
         if a.my_turn:
             if moves == 3:
                 # a card picked, then another move typed: nothing stays picked afterwards
+                # (the bot's chip has landed: a dropping chip is drawn above its place)
+                a.page.wait_for_function("window.cardtable.table.motion.idle")
                 a.page.locator("#hand button.card.playable").first.click()
                 assert a.page.locator("#hand button.card.selected").count() == 1
                 # a legal cell is tinted and ringed, not given a thin outline
@@ -271,7 +274,11 @@ def test_three_thirteen_marks_the_card_drawn_and_shows_each_hand_at_the_round_en
                 marked += 1
                 threethirteen_move(p)
                 assert p.page.locator("#hand button.card.new").count() == 0
-                assert p.page.locator("#discard-pile.last").count() == 1
+                # the discard pile is marked while the last move is a discard
+                discarded, marked_pile = p.page.evaluate(
+                    "[!!window.cardtable.table.events.at(-1).public.card, "
+                    "!!document.querySelector('#discard-pile.last')]")
+                assert discarded == marked_pile
         else:
             time.sleep(0.05)
     assert marked

@@ -259,6 +259,9 @@ async function refreshMine(box) {
   }));
   const found = rows.filter(Boolean).map(({ t, seat }) => ({ t, seat, status: myStatus(t, seat) }));
   found.sort((x, y) => x.status[0] - y.status[0] || String(y.t.created).localeCompare(String(x.t.created)));
+  const key = JSON.stringify(found.map(({ t, seat, status }) => [t.id, seat, status[1]]));
+  if (box.dataset.shown === key) return;   // nothing changed: the page is left as drawn
+  box.dataset.shown = key;
   box.hidden = !found.length;
   box.querySelector(".table-list").replaceChildren(...found.map(({ t, seat, status }) => h("div", {
     class: `table-row mine-row ${status[0] === 0 ? "my-turn" : ""}`, "data-table": t.id,

@@ -31,7 +31,8 @@ MARK_KHMER = r"""() => {
     const own = [...el.childNodes].filter((c) => c.nodeType === 3)
       .map((c) => c.textContent).join("");
     // drawn only: not in a closed <details> (such text has boxes but no font)
-    if (!/[\u1780-\u17ff]/.test(own) || !el.getClientRects().length || !el.checkVisibility()) continue;
+    if (!/[\u1780-\u17ff]/.test(own) || !el.getClientRects().length) continue;
+    if (!el.checkVisibility()) continue;
     const style = getComputedStyle(el);
     if (style.visibility !== "visible") continue;
     el.dataset.khmerCheck = String(out.length);

@@ -394,3 +394,47 @@ def test_the_replay_steps_through_a_finished_game(browser: Any, server: str,
     assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     p.shot(shots, "replay-phone")
     p.close()
+
+
+# a browser that granted notifications, with the page in the background: every notification
+# the page shows is written down
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  close() {}
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+};
+Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
+"""
+
+
+def test_a_page_in_the_background_notifies_when_the_player_asked(browser: Any,
+                                                                  server: str) -> None:
+    a, b, _table = two_players(browser, server)
+    b.page.evaluate(FAKE_NOTIFICATIONS)
+    # not asked for (the default): no notification, even in the background
+    b.page.evaluate("window.__hidden = true")
+    sequence_move(a)
+    wait_until(lambda: b.my_turn, what="the second player's turn")
+    sequence_move(b)
+    wait_until(lambda: a.my_turn, what="the first player's turn")
+    assert b.page.evaluate("window.__notes") == []
+    # asked for in the settings (the browser grants it): a notification in the background...
+    b.page.click("#settings summary")
+    b.page.check("#setting-notifications")
+    b.page.wait_for_function("JSON.parse(localStorage.getItem('cardtable:settings'))"
+                             ".notifications === true")
+    sequence_move(a)
+    b.page.wait_for_function("window.__notes.length === 1")
+    assert b.page.evaluate("window.__notes") == [["Sequence", "Your turn"]]
+    # ... and none while the page is in view
+    b.page.evaluate("window.__hidden = false")
+    sequence_move(b)
+    wait_until(lambda: a.my_turn, what="the first player's turn")
+    sequence_move(a)
+    wait_until(lambda: b.my_turn, what="the second player's turn")
+    assert len(b.page.evaluate("window.__notes")) == 1
+    a.close()
+    b.close()

@@ -331,8 +331,11 @@ export class TablePage {
     try {
       const table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
       if (!this.closed) {
+        const began = this.table.status === "waiting" && table.status === "playing";
         this.table = table;
         this.render();
+        // the last player sat down and this seat moves first: its turn has come
+        if (began && this.myTurn && this.connection === "open") turnAlert(gameTitle(table.game), _("Your turn"));
       }
     } catch (err) {
       // the next presence message or reconnection tries again

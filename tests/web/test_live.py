@@ -191,7 +191,8 @@ def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, serve
                 # the card being played travels over the page, which stays usable
                 played = motion_played(a)
                 sequence_move(a)
-                assert motion_played(a) > played
+                # (it starts once the animations of the moves before it have run)
+                a.page.wait_for_function(f"window.cardtable.table.motion.played > {played}")
                 assert all(style == "none" for style in a.page.evaluate(
                     "[...document.querySelectorAll('.ghost')].map((g) => getComputedStyle(g)"
                     ".pointerEvents)"))
@@ -227,11 +228,14 @@ def test_draw_bridge_keeps_the_play_apart_from_the_draw(browser: Any, server: st
     end = time.monotonic() + 240
     while not (p.over or p.page.locator("#last-deal").count()):
         assert time.monotonic() < end, "the deal did not end in 4 minutes"
-        view = p.page.evaluate("window.cardtable.table.view")
+        # the view and what the page drew of it, read at one moment
+        view, last_trick, marked = p.page.evaluate(
+            "[window.cardtable.table.view, !!document.querySelector('#last-trick'), "
+            "document.querySelectorAll('#trick .played.last').length]")
         if view["phase"] == "play" and sum(view["tricks_won"]) == 0 and not view["trick"]:
-            assert p.page.locator("#last-trick").count() == 0, "the draw's trick in the play"
+            assert not last_trick, "the draw's trick in the play"
         if view["trick"]:
-            assert p.page.locator("#trick .played.last").count() == 1
+            assert marked == 1
         if p.my_turn:
             if p.page.locator("#auction .bid-grid").count() and not fitted:
                 p.page.locator("#turn").scroll_into_view_if_needed()

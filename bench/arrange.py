@@ -8,6 +8,9 @@ memoizes per-suit results by rank pattern and shares them across hands, so the f
 hands of a process are slower: "cold" is the first ``--hands`` hands of each family in a
 fresh process, "warm" is another ``--hands`` after ``--warmup`` random hands of every
 family. Round 11 is kings wild; a two-deck 14-card hand is a round-11 hand after a draw.
+
+The baseline, timed in the same process: one bare ``rng.choice`` call (bench/_baseline.py);
+each warm median is also given in those calls, a figure that compares across machines.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import statistics
 import time
 from typing import Any
 
+from _args import positive
+from _baseline import choice_call_seconds
 from cardtable.cards import CARD_NAMES
 from cardtable.threethirteen import arrange
 
@@ -66,8 +71,9 @@ def summary(times: list[float]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--hands", type=int, default=800, help="hands timed per family and pass")
-    parser.add_argument("--warmup", type=int, default=3000,
+    parser.add_argument("--hands", type=positive, default=800,
+                        help="hands timed per family and pass")
+    parser.add_argument("--warmup", type=positive, default=3000,
                         help="hands of each family seen before the warm pass")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--wall", action="store_true", help="time elapsed, not CPU, time")
@@ -82,16 +88,21 @@ def main() -> None:
         results.append({"family": name, "cold": summary(timed(stream, round_))})
     for _, decks, size, round_, wild in FAMILIES:
         timed(hands(rng, decks, size, round_, wild, args.warmup), round_)
+    base_us = 1e6 * choice_call_seconds(clock=lambda: CLOCK[0]() / 1e9)
     for row, (_, decks, size, round_, wild) in zip(results, FAMILIES, strict=True):
         row["warm"] = summary(timed(hands(rng, decks, size, round_, wild, args.hands), round_))
+        row["warm_median_in_choice_calls"] = round(row["warm"]["median_us"] / base_us)
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"choice_call_us": round(base_us, 4), "families": results}, indent=2))
         return
-    print(f"{'family':44} {'cold median':>11} {'p90':>8} {'warm median':>12} {'p90':>8}  (us)")
+    print(f"{'family':44} {'cold median':>11} {'p90':>8} {'warm median':>12} {'p90':>8}  (us)"
+          "  warm median in rng.choice calls")
     for row in results:
         cold, warm = row["cold"], row["warm"]
         print(f"{row['family']:44} {cold['median_us']:11.1f} {cold['p90_us']:8.1f} "
-              f"{warm['median_us']:12.1f} {warm['p90_us']:8.1f}")
+              f"{warm['median_us']:12.1f} {warm['p90_us']:8.1f}  "
+              f"{row['warm_median_in_choice_calls']:>8,}")
+    print(f"baseline: one rng.choice call {base_us:.3f} us, in this process, on the same clock")
 
 
 if __name__ == "__main__":

@@ -61,18 +61,23 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=1000, help="ISMCTS iterations a move")
     parser.add_argument("--games", type=int, default=2, help="games per figure")
     parser.add_argument("--max-moves", type=int, default=120, help="moves per game at most")
+    parser.add_argument("--baseline-seconds", type=float, default=2.0,
+                        help="how long the baseline's random playouts run (default 2)")
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     args = parser.parse_args()
     for name in args.games_:
         rate = search_rate(name, args.iterations, args.games, args.max_moves)
-        base = playout_rate(name)
+        base = playout_rate(name, args.baseline_seconds)
         row = {"game": name, "ismcts_iterations_per_s": round(rate),
-               "random_playout_steps_per_s": round(base)}
+               "random_playout_steps_per_s": round(base),
+               # random-playout steps in the time of one iteration: across machines
+               "iteration_in_playout_steps": round(base / rate, 1)}
         if args.json:
             print(json.dumps(row))
         else:
             print(f"{name:14} ISMCTS {rate:>8,.0f} iterations/s   "
-                  f"(random playouts: {base:>9,.0f} steps/s)")
+                  f"(random playouts: {base:>9,.0f} steps/s; an iteration costs "
+                  f"{base / rate:,.1f} steps)")
 
 
 if __name__ == "__main__":

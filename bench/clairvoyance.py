@@ -41,14 +41,13 @@ def _setup(game: str, clairvoyant: bool) -> None:
 
 
 def match(game: str, deals: int, iterations: int, seed: int, workers: int,
-          clairvoyant: bool) -> list[float]:
-    """ISMCTS's points (1 win, 0.5 draw or shared win, 0 loss) in each game, in task order."""
+          clairvoyant: bool) -> list[arena.GameResult]:
+    """The games of ISMCTS against the heuristic, in task order."""
     tasks = arena.plan(game, {}, ["ismcts", "heuristic"], 2 * deals, seed,
                        {"iterations": iterations})
     with ProcessPoolExecutor(max_workers=workers, initializer=_setup,
                              initargs=(game, clairvoyant)) as pool:
-        results = arena.run(tasks, executor=pool)
-    return [arena.outcome(r, "ismcts") for r in results]
+        return arena.run(tasks, executor=pool)
 
 
 def main() -> None:
@@ -61,14 +60,18 @@ def main() -> None:
     parser.add_argument("--workers", type=positive, default=2)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    honest, seer = (match(args.game, args.deals, args.iterations, args.seed, args.workers, c)
-                    for c in (False, True))
+    games = [match(args.game, args.deals, args.iterations, args.seed, args.workers, c)
+             for c in (False, True)]
+    honest, seer = ([arena.outcome(r, "ismcts") for r in results] for results in games)
     n = len(honest)
     report = {
         "game": args.game, "games": n, "iterations": args.iterations, "seed": args.seed,
         "honest": sum(honest) / n, "clairvoyant": sum(seer) / n,
         "clairvoyant_better": sum(s > h for h, s in zip(honest, seer, strict=True)),
         "clairvoyant_worse": sum(s < h for h, s in zip(honest, seer, strict=True)),
+        # the same tasks and seeds: a game that went otherwise saw something else
+        "games_played_otherwise": sum((a.scores, a.actions) != (b.scores, b.actions)
+                                      for a, b in zip(*games, strict=True)),
     }
     if args.json:
         print(json.dumps(report))
@@ -78,7 +81,8 @@ def main() -> None:
         print(f"{name:12} ISMCTS vs heuristic: {report[name]:.1%} of {n} games "
               f"(95% interval {low:.1%}-{high:.1%})")
     print(f"same games: clairvoyant did better in {report['clairvoyant_better']}, "
-          f"worse in {report['clairvoyant_worse']}")
+          f"worse in {report['clairvoyant_worse']}; "
+          f"{report['games_played_otherwise']} of {n} went otherwise")
 
 
 if __name__ == "__main__":

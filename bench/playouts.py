@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import Any
 
 import cardtable
+from _baseline import choice_call_seconds
 
 #: the src folder this script's cardtable comes from (this checkout's, or PYTHONPATH's)
 THIS_SRC = Path(cardtable.__file__).resolve().parents[1]
@@ -52,20 +53,11 @@ def run_once(name: str, players: int, seconds: float, seed: int,
     return steps, games, time.perf_counter() - start
 
 
-def baseline(steps: int) -> float:
-    """Seconds for ``steps`` rng.choice calls on a 20-item list: the loop's floor."""
-    rng, items = random.Random(0), list(range(20))
-    start = time.perf_counter()
-    for _ in range(steps):
-        rng.choice(items)
-    return time.perf_counter() - start
-
-
 def measure(name: str, players: int, seconds: float, runs: int) -> dict[str, Any]:
     results = [run_once(name, players, seconds, seed=1000 * k) for k in range(runs)]
     steps_per_s = statistics.median(st / t for st, _, t in results)
     games_per_s = statistics.median(g / t for _, g, t in results)
-    base = baseline(100_000) / 100_000
+    base = choice_call_seconds()
     return {
         "game": name,
         "players": players,

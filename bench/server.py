@@ -18,6 +18,11 @@ acknowledgement (the event of that move coming back: stored, then told), and, ch
 against the stored log of every table afterwards, lost moves (acknowledged but not in
 the log) and duplicated ones (in the log more often than sent). The p99 latency with the
 warm-up is reported beside it: 200 clients creating tables at once queue up.
+
+The baseline, timed in this process before the server starts: what a move costs the
+engine alone (random moves of whole games, each applied, then viewed by every seat, the
+least a server does per move). The server's CPU time per accepted move is reported in
+those units too (``server_cpu_over_engine``), a figure that compares across machines.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+import cardtable
 from cardtable.server import steady_gc
 from cardtable.store import pgtemp
 
@@ -248,6 +254,23 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def engine_ms_per_move(game: str, seconds: float = 1.0) -> float:
+    """Milliseconds of one random move of ``game`` applied and viewed by every seat."""
+    rng = random.Random(0)
+    moves = games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = cardtable.new_game(game).deal(seed=games)
+        seats = range(state.game.num_players)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+            for seat in seats:
+                state.view(seat, history=False)
+            moves += 1
+        games += 1
+    return 1000 * (time.process_time() - start) / moves
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=200)
@@ -278,6 +301,7 @@ def main() -> None:
     if not 1 <= args.servers <= 8 or (args.servers > 1 and args.db == "sqlite"):
         parser.error("--servers is 1 to 8, and more than 1 needs --db postgresql or a URL")
     args.load = os.getloadavg()[0]
+    engine_ms = engine_ms_per_move(args.game)
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ct-bench-")))
         if args.db == "sqlite":
@@ -324,6 +348,8 @@ def main() -> None:
                     server.wait(20)
                 except subprocess.TimeoutExpired:
                     server.kill()
+    report["engine_ms_per_move"] = round(engine_ms, 4)
+    report["server_cpu_over_engine"] = round(report["server_cpu_ms_per_move"] / engine_ms, 1)
     if args.json:
         print(json.dumps(report))
     else:

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # modules whose docstrings carry examples (Examples sections, shown by the reference)
 EXAMPLES = ["cardtable", "cardtable.cards", "cardtable.records", "cardtable.bots",
             "cardtable.arena", "cardtable.local", "cardtable.drawbridge.scoring",
+            "cardtable.drawbridge.solver",
             "cardtable.threethirteen.melds"]
 
 

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.slow
 #: modules that need an extra (pyproject.toml), by name prefix: the import sweep skips them
 NEEDS_AN_EXTRA = {
     "cardtable.envs": "rl",  # PettingZoo, Gymnasium, NumPy (and openspiel for .openspiel)
+    "cardtable.vector": "vector",  # NumPy and numba
     "cardtable.store.migrations": "alembic's own scripts, run by alembic",
 }
 #: documented commands that need more than a plain install, and what they need

@@ -4,6 +4,7 @@ and the training command runs."""
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 from pathlib import Path
 
@@ -115,8 +116,21 @@ def test_weights_can_be_tried_by_arena_spec() -> None:
         sequence_learned.make(seed=1, speed=3)
 
 
-def test_evaluate_prints_a_win_rate(capsys: pytest.CaptureFixture[str]) -> None:
-    weights = str(resources.files("cardtable.bots").joinpath("data", "sequence_weights.json"))
-    assert train_sequence.main(["--evaluate", weights, "--seed", "1", "--deals", "1",
+@pytest.mark.parametrize("sign", [1, -1], ids=["shipped", "negated"])
+def test_evaluate_prints_the_win_rate_of_the_weights_given(
+        sign: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the shipped weights, and the same negated (a bot that picks what it values least)
+    shipped = json.loads(resources.files("cardtable.bots").joinpath(
+        "data", "sequence_weights.json").read_text())["weights"]
+    named = {name: sign * float(shipped[name]) for name in FEATURES}
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps({"weights": named}))
+    assert train_sequence.main(["--evaluate", str(path), "--seed", "1", "--deals", "2",
                                 "--workers", "1"]) == 0
-    assert capsys.readouterr().out.endswith(" of 2 games\n")
+    # the same 2 deals (4 games) of seed 1, played here against heuristic-v1
+    rng = random.Random(1)
+    deals = [(rng.getrandbits(62), rng.getrandbits(62)) for _ in range(2)]
+    rate = train_sequence.win_rate(None, [named[name] for name in FEATURES], deals)
+    assert capsys.readouterr().out == f"{rate:.4f} of 4 games\n"
+    # the negated weights lose every game; the shipped ones win some
+    assert (rate == 0.0) == (sign == -1), rate

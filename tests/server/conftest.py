@@ -2,7 +2,7 @@
 
 The PostgreSQL runs use ``CARDTABLE_TEST_PG`` (an admin URL) when set, else a throwaway
 cluster (``cardtable.store.pgtemp``) when PostgreSQL is installed; without either they are
-skipped, except in CI (``CI=true``), where they fail.
+skipped, except under ``.ci/run``, where they fail (tests/needs.py).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.store import pgtemp
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -225,8 +226,6 @@ def postgres() -> Iterator[str | None]:
         yield given
         return
     if pgtemp.find_bin() is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL is not installed; .ci/run installs it")
         yield None
         return
     cluster = pgtemp.TempPostgres(fsync=False).start()
@@ -242,7 +241,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'tables.db'}"
     admin = request.getfixturevalue("postgres")
     if admin is None:
-        pytest.skip("PostgreSQL is not installed")
+        missing("PostgreSQL", "the store's tests on PostgreSQL")
     return pgtemp.create_database(admin, f"cardtable_test_{os.getpid()}_{next(_names)}")
 
 

@@ -229,12 +229,14 @@ def test_every_refusal_has_its_code(server: Server) -> None:
     first = server.get(f"/api/tables/{tid}").json()["to_act"]
     actor, idle = (ann, ben) if first == 0 else (ben, ann)
     legal = actor.view["legal"]
-    assert "legal" not in idle.view
+    assert not idle.view["legal"]  # every view has the key; only the actor has moves
     # move/not-your-turn, move/stale, move/illegal, message/bad, message/too-large
     idle.send({"type": "move", "move": legal[0], "version": 0})
     assert idle.until("error")["code"] == "move/not-your-turn"
+    # move/stale, a version from the future (the table is at version 0)
     actor.send({"type": "move", "move": legal[0], "version": 3})
-    assert actor.until("error")["code"] == "move/stale"
+    error = actor.until("error")
+    assert error["code"] == "move/stale" and "at version 0, not 3" in error["message"]
     actor.send({"type": "move", "move": "ZZ zz", "version": 0})
     error = actor.until("error")
     assert error["code"] == "move/illegal" and "ZZ" in error["message"]
@@ -252,6 +254,12 @@ def test_every_refusal_has_its_code(server: Server) -> None:
     # the table goes on: a legal move is accepted after all that
     actor.send({"type": "move", "move": legal[0], "version": 0})
     assert actor.until("event", version=1)["seat"] == first
+    # move/stale, a version from the past, sent by the seat to act: refused as stale before
+    # its move is even read (a server that took it would answer move/illegal at once)
+    idle.until("event", version=1)
+    idle.send({"type": "move", "move": "ZZ zz", "version": 0})
+    error = idle.until("error")
+    assert error["code"] == "move/stale" and "at version 1, not 0" in error["message"]
     ann, ben_token = actor, tokens[1]
     # limit/rate: a burst of pings over the limit
     for _ in range(600):

@@ -103,7 +103,8 @@ def trick_notes(app: PlayApp) -> list[str]:
 @pytest.mark.slow
 def test_the_winner_of_every_trick_is_said_the_last_of_each_phase_too(tmp_path: Path) -> None:
     """The 13th draw trick (the auction follows) and the 13th play trick (the next deal
-    follows) are announced like the others, from the view's last_trick."""
+    follows) are announced like the others, from the view's last_trick; from the auction
+    on the opponent's hand is shown, marked deduced."""
     async def run() -> None:
         app = new_app(tmp_path, "drawbridge", seed=3, target=10_000)
         async with app.run_test(size=SIZE) as pilot:
@@ -124,7 +125,15 @@ def test_the_winner_of_every_trick_is_said_the_last_of_each_phase_too(tmp_path: 
                     await type_move(pilot, move)
                     await settle(app, pilot)
 
+            assert "deduced:" not in screen_text(app)  # the stock hides the other hand
             await until(lambda: app.state.view(0, history=False)["phase"] != "draw")
+            # from the auction on the other hand is known: shown, marked deduced (1.3)
+            deduced = app.state.view(0, history=False)["deduced_hand"]
+            assert "deduced:" in screen_text(app) and len(deduced) == 13
+            # and a hint is exact: what the call is worth, not a sampled estimate
+            await pilot.press("h")
+            await settle(app, pilot)
+            assert "(exact: " in message(app) and "% chance to win the match)" in message(app)
             last = app.state.view(0, history=False)["last_trick"]
             assert last["phase"] == "draw" and app.state.view(0)["phase"] == "auction"
             notes = trick_notes(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,6 @@ from cardtable.cli import main
 from cardtable.rulebook import rule_book, rules_of
 from cardtable.tui.app import ReplayApp, TextScreen
 from tests.tui.driver import SIZE, message
-
-SHARED_RULES = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
 
 
 def a_record(name: str, seed: int = 1, **options: object) -> records.Record:
@@ -64,10 +63,35 @@ def test_replay_steps_through_the_positions(name: str) -> None:
     asyncio.run(run())
 
 
-def test_the_package_carries_the_rule_book() -> None:
-    if not SHARED_RULES.exists():
-        pytest.skip("no ../shared/RULES.md beside the repository")
-    assert rule_book() == SHARED_RULES.read_text(encoding="utf-8")
+#: a rule's number at the start of a line: "## 1." (a game) or "1.4" (one of its rules)
+RULE = re.compile(r"^(#+ \d+\.|\d+(?:\.\d+)+\.?)\s", re.M)
+
+
+def numbered_rules(book: str) -> dict[str, tuple[set[str], set[str]]]:
+    """Each numbered rule of a rule book: the numbers it states and its `terms` (options,
+    values, notation), which a translation keeps as they are (a number it repeats, as
+    "2 players or 2 teams" for "2 players or teams", counts once)."""
+    parts = RULE.split(book)
+    return {key.strip("# ."): (set(re.findall(r"(?<![\w.])\d+(?:[.,]\d+)*", body)),
+                               set(re.findall(r"`([^`]+)`", body)))
+            for key, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def test_the_english_and_khmer_rule_books_state_the_same_rules() -> None:
+    english, khmer = numbered_rules(rule_book("en")), numbered_rules(rule_book("km"))
+    assert list(english) == list(khmer), "the two books number their rules differently"
+    assert len(english) > 20 and {"1", "2", "3", "2.4"} <= set(english)
+    for number, (numbers, terms) in english.items():
+        assert khmer[number] == (numbers, terms), f"rule {number} differs in the Khmer book"
+
+
+@pytest.mark.parametrize(("name", "number"), [("drawbridge", "1"), ("sequence", "2"),
+                                              ("threethirteen", "3")])
+def test_the_rule_book_names_every_option_of_each_game(name: str, number: str) -> None:
+    rules = numbered_rules(rule_book("en"))
+    terms = set().union(*(t for key, (_, t) in rules.items() if key.split(".")[0] == number))
+    # (the number of players is in each game's heading)
+    assert set(cardtable.new_game(name).options) - {"players"} <= terms
 
 
 @pytest.mark.parametrize(("name", "section"), [

@@ -2,7 +2,8 @@
 
 The server is ``cardtable serve`` on a free port with a SQLite file in a temporary
 folder; the browser is the system's ``chromium`` driven by Playwright (nothing is
-downloaded). Without either, the browser tests are skipped. Screenshots go to
+downloaded). Without chromium the browser tests are skipped, except under ``.ci/run``,
+where they fail (tests/needs.py). Screenshots go to
 ``test-output/screenshots/`` (git-ignored).
 """
 
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-output" / "screenshots"
@@ -88,9 +91,7 @@ def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium")
     if chromium is None:
-        if os.environ.get("CI"):
-            pytest.fail("no chromium on PATH: .ci/run installs Debian's package")
-        pytest.skip("no chromium on PATH (.ci/run installs Debian's)")
+        missing("chromium", "the web page's browser tests; Debian's package, on PATH")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield b

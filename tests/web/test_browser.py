@@ -219,6 +219,11 @@ def test_a_draw_bridge_deal_against_a_bot(browser: Any, server: str, shots: Path
                 assert 0 < enabled <= 38
                 # the draw phase's last trick, and who won it, stay told in the auction
                 assert "won by" in p.page.inner_text("#last-trick")
+                # and the opponent's hand is known now (RULES 1.3): shown, marked deduced
+                assert p.page.locator("#deduced-hand .deduced-card").count() == 13
+            else:
+                # the draw phase: the stock hides the opponent's cards; the play: known
+                assert p.page.locator("#deduced-hand").count() == (phase == "Play")
             calls = p.page.locator("#auction .calls li strong").all_inner_texts()
             drawbridge_move(p, bid=all(c == "Pass" for c in calls))   # open, then pass
         else:

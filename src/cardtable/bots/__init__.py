@@ -15,26 +15,30 @@ from typing import Any
 from cardtable.bots.base import Bot, HeuristicBot, RandomBot, check_budget
 from cardtable.bots.ismcts import ISMCTSBot, SearchResult, _heuristic_or_none
 from cardtable.bots.learned import LearnedBot
+from cardtable.bots.perfect import PerfectBot, exact_hint
 from cardtable.core import Action, IllegalActionError, OptionsError, State
+from cardtable.drawbridge.game import DrawBridgeState
 
 __all__ = ["KINDS", "YARDSTICKS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "LearnedBot",
-           "RandomBot", "hint", "make"]
+           "PerfectBot", "RandomBot", "hint", "make"]
 
-KINDS = ("random", "heuristic", "ismcts", "learned")
+KINDS = ("random", "heuristic", "ismcts", "learned", "perfect")
 #: frozen bots to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
 #: whatever ``heuristic`` becomes
 YARDSTICKS = ("heuristic-v1",)
 
 
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
-    """A bot of ``kind`` ("random", "heuristic", "ismcts" or "learned"); ISMCTS takes a budget
-    (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
+    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned" or "perfect"); ISMCTS
+    takes a budget (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
     default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
     added up; default: the game's choice), ``exploration``, ``prior``,
     ``max_rollout_steps``. ``make("heuristic-v1")`` is the frozen yardstick (YARDSTICKS).
     "learned" plays Sequence with weights learned against it (``sequence_learned``) and the
-    other games, which have no learned weights yet, as the heuristic does."""
+    other games, which have no learned weights yet, as the heuristic does. "perfect" plays
+    Draw Bridge exactly from the auction on (``cardtable.bots.perfect``) and the other
+    games as the heuristic does."""
     if kind not in KINDS and kind not in YARDSTICKS:
         raise OptionsError(f"unknown bot {kind!r}; the bots are "
                            f"{', '.join(KINDS + YARDSTICKS)}")
@@ -47,6 +51,8 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
         return HeuristicBot(seed, kind)
     if kind == "learned":
         return LearnedBot(seed)
+    if kind == "perfect":
+        return PerfectBot(seed)
     return ISMCTSBot(seed, **budget)
 
 
@@ -57,11 +63,16 @@ class Hint:
     ``estimate_of`` says what ``win_probability`` is the chance of winning: ``"game"``
     (Sequence; Three Thirteen, whose game is the whole 11-round match) or ``"match"``
     (Draw Bridge: the match to the target, the deal in progress valued from the cards).
+    ``exact``: the move and its worth are solved, not sampled (Draw Bridge from the
+    auction on: ``cardtable.bots.perfect``); then ``detail`` says what the move is worth
+    in words ("you take 10 tricks in all; 4SX makes with 10 tricks: you win the match").
     """
 
     action: Action
     win_probability: float
     estimate_of: str = "game"
+    exact: bool = False
+    detail: str | None = None
 
     @property
     def notation(self) -> str:
@@ -71,11 +82,17 @@ class Hint:
 
 def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = None,
          seed: int | None = None) -> Hint:
-    """ISMCTS's advice for ``seat`` (the seat to act); ``budget`` as for ``make``."""
+    """ISMCTS's advice for ``seat`` (the seat to act); ``budget`` as for ``make``. Draw
+    Bridge from the auction on: the perfect bot's move, its worth exact (``Hint.exact``)."""
     if state.is_terminal:
         raise IllegalActionError("the game is over: there is no move to hint")
     if seat is not None and seat != state.current_player:
         raise IllegalActionError(f"seat {seat} is not the seat to act ({state.current_player})")
+    if isinstance(state, DrawBridgeState) and state.phase in ("auction", "play"):
+        to_act = state.current_player
+        assert to_act is not None
+        action, chance, detail = exact_hint(state, to_act)
+        return Hint(action, chance, "match", exact=True, detail=detail)
     bot = ISMCTSBot(seed, **check_budget(dict(budget or {"iterations": 500})))
     result: SearchResult = bot.search(state)
     heuristic = _heuristic_or_none(state.game.name)

@@ -35,7 +35,7 @@ from cardtable.cards import CARD_NAMES, RANKS, SUITS, cards_of
 from cardtable.core import Action, State
 from cardtable.drawbridge.game import POWER as CARD_POWER
 from cardtable.drawbridge.game import DrawBridgeState
-from cardtable.drawbridge.scoring import STRAINS, deal_points
+from cardtable.drawbridge.scoring import STRAINS, deal_points, match_chance
 
 #: the ranks in bridge order: the two lowest, the ace highest
 POWER = RANKS[1:] + RANKS[0]
@@ -109,22 +109,6 @@ def choose_call(ours_est: dict[str, float], theirs_est: dict[str, float],
 
 
 # -- valuing a deal in progress as a chance to win the match (for ISMCTS) -----------
-
-
-def match_chance(scores: list[int], target: int) -> float:
-    """Seat 0's chance to win the match from ``scores`` between deals (1.7).
-
-    Only one side scores in a deal, so the match is a race to the target: the chance
-    is ``b^2 / (a^2 + b^2)`` for the points ``a``, ``b`` each seat still needs (0.5 when
-    level, 0.8 needing half what the opponent needs, 1 once the target is reached).
-    """
-    need0 = target - scores[0]
-    need1 = target - scores[1]
-    if need0 <= 0:
-        return 1.0
-    if need1 <= 0:
-        return 0.0
-    return need1 * need1 / (need0 * need0 + need1 * need1)
 
 
 def trick_odds(mean: float, spread: float, low: int, high: int) -> list[tuple[int, float]]:

@@ -21,6 +21,7 @@ COMMANDS = (
     "games",
     "play",
     "replay",
+    "review",
     "rules",
     "serve",
     "simulate",

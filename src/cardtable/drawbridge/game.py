@@ -142,6 +142,7 @@ BEATS_PLAY = tuple(_beats_table(trump, by_suit=True) for trump in TRUMP_SUIT)
 BEATS_DRAW = {"highest": _beats_table(-1, by_suit=False), "suit-led": BEATS_PLAY[4]}
 
 SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+ALL_CARDS = (1 << NUM_CARDS) - 1
 SUIT_MASK_OF = tuple(SUIT_MASKS[c // 13] for c in range(NUM_CARDS))
 _S, _H, _D, _C = SUIT_MASKS
 
@@ -863,10 +864,17 @@ class DrawBridgeState(State):
         )
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """The view from ``observation(seat)``: own hand and draws, all play, the auction."""
+        """The view from ``observation(seat)``: own hand and draws, all play, the auction;
+        from the auction on, the opponent's hand as the seat works it out (1.3)."""
         obs = self.observation(seat)
         played = obs.played
         last = obs.last_deal
+        deduced = None
+        if seat is not None and obs.phase in ("auction", "play"):
+            # 1.3: every card played is public, so once the stock is empty the opponent
+            # holds every card that is neither the seat's nor played this deal
+            seen = obs.hand | mask_of(c for _, c in played)
+            deduced = card_names(cards_of(ALL_CARDS & ~seen))
         return {
             "game": self.game.name,
             "seat": seat,
@@ -879,6 +887,7 @@ class DrawBridgeState(State):
             "legal": [a.notation for a in self.legal_actions()]
             if seat is not None and seat == obs.current_player else [],
             "hand": card_names(cards_of(obs.hand)),
+            "deduced_hand": deduced,
             "hand_sizes": list(obs.hand_sizes),
             "stock_size": obs.stock_size,
             "stock_top": None if obs.stock_top is None else CARD_NAMES[obs.stock_top],

@@ -82,3 +82,19 @@ def score_deal(level: int, strain: str, doubled: int, tricks: int,
     if not isinstance(undertricks, bool):
         raise OptionsError(f"undertricks must be true or false, not {undertricks!r}")
     return deal_points(level, index, doubled, tricks, undertricks)
+
+
+def match_chance(scores: list[int], target: int) -> float:
+    """Seat 0's chance to win the match from ``scores`` between deals (1.7).
+
+    Only one side scores in a deal, so the match is a race to the target: the chance
+    is ``b^2 / (a^2 + b^2)`` for the points ``a``, ``b`` each seat still needs (0.5 when
+    level, 0.8 needing half what the opponent needs, 1 once the target is reached).
+    """
+    need0 = target - scores[0]
+    need1 = target - scores[1]
+    if need0 <= 0:
+        return 1.0
+    if need1 <= 0:
+        return 0.0
+    return need1 * need1 / (need0 * need0 + need1 * need1)

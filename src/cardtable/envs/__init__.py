@@ -8,7 +8,9 @@ Install with ``pip install 'cardtable[rl]'`` (PettingZoo, Gymnasium) and
 - ``cardtable/Sequence-v0``, ``cardtable/DrawBridge-v0``,
   ``cardtable/ThreeThirteen-v0``: Gymnasium single-agent environments against
   bots, registered when this package is imported (so
-  ``gymnasium.make("cardtable.envs:cardtable/Sequence-v0")`` works too).
+  ``gymnasium.make("cardtable.envs:cardtable/Sequence-v0")`` works too); Sequence's
+  ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` is the batched
+  engine of ``cardtable.vector``.
 - ``import cardtable.envs.openspiel`` registers ``python_cardtable_<game>``
   with OpenSpiel.
 - ``cardtable.envs.encoders``: the observation tensors all of them share.
@@ -25,6 +27,9 @@ DEFAULT_MAX_MOVES = 100_000
 
 #: Gymnasium id of each game, from its declared title: "cardtable/DrawBridge-v0"
 GYM_IDS = {d.name: f"cardtable/{d.title.replace(' ', '')}-v0" for d in cardtable.declarations()}
+#: the batched engines' Gymnasium VectorEnv of each game that has one (cardtable.vector, the
+#: vector extra): ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``
+VECTOR_ENTRY_POINTS = {"sequence": "cardtable.vector.gym:SequenceVectorEnv"}
 
 
 def _register_gymnasium() -> None:
@@ -37,6 +42,7 @@ def _register_gymnasium() -> None:
         if env_id is not None and env_id not in gymnasium.registry:
             gymnasium.register(id=env_id,
                                entry_point="cardtable.envs.single_agent:CardtableGymEnv",
+                               vector_entry_point=VECTOR_ENTRY_POINTS.get(name),
                                kwargs={"game": name})
 
 

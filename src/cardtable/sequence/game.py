@@ -44,7 +44,8 @@ from cardtable.sequence.board import (
     parse_cell,
 )
 from cardtable.sequence.deduce import resample
-from cardtable.sequence.view import SequenceObservation, observe, render, seat_view
+from cardtable.sequence.view import SequenceObservation as SequenceObservation  # re-exported
+from cardtable.sequence.view import observe, render, seat_view
 
 # 2.2 / 2.3: valid player counts, their team splits (default first) and cards per player
 TEAM_SPLITS = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
@@ -428,16 +429,10 @@ class SequenceState(State):
         assert isinstance(game, SequenceGame)
         return load(game, data)
 
-    def observation(self, seat: int | None) -> SequenceObservation:
-        """What ``seat`` may know (None: a spectator): everything but hidden hands and the deck."""
-        return observe(self, seat)
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return seat_view(self, seat)
-
-    def resample(self, seat: int, rng: random.Random) -> SequenceState:
-        """The other hands and the deck dealt afresh (see ``cardtable.sequence.deduce``)."""
-        return resample(self, seat, rng)
+    # what a seat sees (view.py) and can deduce (deduce.py)
+    observation = observe
+    _view = seat_view
+    resample = resample
 
     def __str__(self) -> str:
         return render(self)

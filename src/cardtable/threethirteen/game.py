@@ -32,11 +32,12 @@ from cardtable.core import (
 )
 from cardtable.threethirteen.deduce import resample
 from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
+from cardtable.threethirteen.view import RoundResult as RoundResult  # re-exported
+from cardtable.threethirteen.view import ShownHand as ShownHand  # re-exported
 from cardtable.threethirteen.view import (
-    ThreeThirteenObservation,
-    observe,
-    seat_view,
+    ThreeThirteenObservation as ThreeThirteenObservation,  # re-exported
 )
+from cardtable.threethirteen.view import observe, seat_view
 
 #: the game, declared once (RULES 3.1, 3.5, 3.7, 3.8)
 DECLARATION = Declaration(
@@ -428,16 +429,10 @@ class ThreeThirteenState(State):
         assert isinstance(game, ThreeThirteenGame)
         return load(game, data)
 
-    def observation(self, seat: int | None) -> ThreeThirteenObservation:
-        """What ``seat`` may know (None: a spectator): own hand and everything public."""
-        return observe(self, seat)
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return seat_view(self, seat)
-
-    def resample(self, seat: int, rng: random.Random) -> ThreeThirteenState:
-        """The cards hidden from ``seat`` dealt afresh (see ``cardtable.threethirteen.deduce``)."""
-        return resample(self, seat, rng)
+    # what a seat sees (view.py) and can deduce (deduce.py)
+    observation = observe
+    _view = seat_view
+    resample = resample
 
     def __str__(self) -> str:
         """The table as a spectator sees it: no hand shows (log lines must not leak them)."""

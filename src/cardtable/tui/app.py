@@ -619,8 +619,11 @@ class PlayApp(TableApp):
             return  # the move was made while the bot thought
         # the chance of winning what: the game, or (Draw Bridge) the match
         of = getattr(hint, "estimate_of", "game")
+        # an exact hint (Draw Bridge from the auction on) says what the move is worth
+        detail = getattr(hint, "detail", None)
+        exact = f"exact: {detail}; " if detail else ""
         chance = ("" if hint.win_probability is None
-                  else f" (a {100 * hint.win_probability:.0f}% chance to win the {of})")
+                  else f" ({exact}a {100 * hint.win_probability:.0f}% chance to win the {of})")
         self.pane.suggest(hint.notation)
         self.say(Text.assemble(("Hint: ", f"bold {GOLD}"), (spell(hint.notation), "bold"),
                                chance, "  Enter plays it."))

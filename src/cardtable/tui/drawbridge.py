@@ -1,4 +1,5 @@
-"""The Draw Bridge table: the trick, the stock, the auction with a bidding box, the score.
+"""The Draw Bridge table: the trick, the stock, the auction with a bidding box, the score;
+from the auction on, the opponent's hand as the cards played tell it, marked "deduced".
 
 Keys: left/right or the number keys 1-9 (shown under the hand) pick a card
 (up/down and left/right walk the bidding box in the auction), Enter or a click plays
@@ -126,9 +127,17 @@ class DrawBridgePane(GamePane):
         me, other = self.me, 1 - self.me
         lines: list[Text] = [self._headline(), Text()]
         opponent = Text(f"{self.player(other)}  ", style="bold")
-        for _ in range(view["hand_sizes"][other]):
-            opponent.append_text(card_back(2))
-            opponent.append(" ")
+        deduced = view.get("deduced_hand")
+        if deduced is not None:
+            # from the auction on the cards played tell the opponent's hand (RULES 1.3)
+            opponent.append("deduced: ", style="italic")
+            for card in deduced:
+                opponent.append_text(card_face(card, width=3, extra="italic"))
+                opponent.append(" ")
+        else:
+            for _ in range(view["hand_sizes"][other]):
+                opponent.append_text(card_back(2))
+                opponent.append(" ")
         lines += [opponent, Text()]
         if not self.bidding:
             lines += self._trick(me, other)

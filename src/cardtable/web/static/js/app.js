@@ -15,7 +15,7 @@ const LOGO = `<svg viewBox="0 0 24 24" width="22" height="22"><rect x="3" y="2" 
   + `<rect x="8" y="3" width="14" height="19" rx="2" fill="#fff" stroke="#333"/>`
   + `<text x="15" y="17" font-size="11" text-anchor="middle" fill="#c62828">♥</text></svg>`;
 
-export const BOT_KINDS = ["random", "heuristic", "ismcts", "learned"];
+export const BOT_KINDS = ["random", "heuristic", "ismcts", "learned", "perfect"];
 
 function header() {
   const select = h("select", {

@@ -79,10 +79,20 @@ export function render(page, area) {
     v.contract || v.phase === "play"
       ? h("span", { id: "contract" }, _("Contract: {contract}", { contract: contractText(v.contract, page) })) : null));
 
-  // the opponent's hand, face down
-  area.append(h("div", { class: "opponent" }, h("span", {}, page.seatName(other)),
-    h("div", { class: "backs" }, ...Array.from({ length: Math.min(v.hand_sizes[other], 13) },
-      () => h("span", { class: "mini-back", html: backSVG() })))));
+  // the opponent's hand: face down, or from the auction on as the cards played tell it
+  // (RULES 1.3), marked deduced
+  const trumps = v.contract && v.contract.strain !== "NT" ? v.contract.strain : null;
+  area.append(v.deduced_hand
+    ? h("div", { class: "opponent deduced", id: "deduced-hand" },
+      h("span", {}, page.seatName(other)),
+      h("span", { class: "muted" }, _("Deduced from the cards played")),
+      h("div", { class: "backs", "aria-label": _("Deduced hand") },
+        ...sortBySuit(v.deduced_hand, trumps).map((card) => h("span", {
+          class: "mini-back deduced-card", "data-card": card, html: cardSVG(card),
+        }))))
+    : h("div", { class: "opponent" }, h("span", {}, page.seatName(other)),
+      h("div", { class: "backs" }, ...Array.from({ length: Math.min(v.hand_sizes[other], 13) },
+        () => h("span", { class: "mini-back", html: backSVG() })))));
 
   // the middle of the table: the stock and the trick
   const middle = h("div", { class: "felt" });
@@ -118,9 +128,8 @@ export function render(page, area) {
 
   // my hand
   const hand = h("div", { class: "hand", id: "hand", role: "group", "aria-label": _("Your hand") });
-  const trump = v.contract && v.contract.strain !== "NT" ? v.contract.strain : null;
   const hint = page.hint ? page.hint.move : null;
-  for (const card of sortBySuit(v.hand || [], trump)) {
+  for (const card of sortBySuit(v.hand || [], trumps)) {
     const playable = v.phase !== "auction" && legal.includes(card);
     const fresh = page.isFresh(card);
     hand.append(h("button", {

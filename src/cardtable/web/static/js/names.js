@@ -46,6 +46,7 @@ export function botLabel(kind) {
     case "heuristic": return _("Bot: medium");
     case "ismcts": return _("Bot: hard");
     case "learned": return _("Bot: learned");
+    case "perfect": return _("Bot: perfect");
     default: return _("Bot: {kind}", { kind });
   }
 }

@@ -1,0 +1,25 @@
+"""Batched engines for training agents: thousands of games per call (docs/envs.md).
+
+Install with ``pip install 'cardtable[vector]'`` (NumPy and numba). The rules engine never
+imports this package.
+
+- ``VectorSequence``: N games of Sequence as arrays, stepped by numba kernels, exactly the
+  rules of ``cardtable.sequence`` (tests/vector play both side by side).
+- ``SelfPlay``: pgx's shape, every seat's action from the caller.
+- ``cardtable.vector.gym.SequenceVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
+  the vector entry point of ``cardtable/Sequence-v0``.
+"""
+
+from __future__ import annotations
+
+try:
+    import numba  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the extra is missing
+    raise ImportError("cardtable.vector needs NumPy and numba: pip install 'cardtable[vector]'"
+                      ) from exc
+
+from cardtable.vector.selfplay import SelfPlay, SelfPlayState
+from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
+
+__all__ = ["Results", "SelfPlay", "SelfPlayState", "SequenceBatch", "VectorSequence"]

@@ -223,7 +223,7 @@ def test_a_draw_bridge_deal_against_a_bot(browser: Any, server: str, shots: Path
                 assert p.page.locator("#deduced-hand .deduced-card").count() == 13
             else:
                 # the draw phase: the stock hides the opponent's cards; the play: known
-                assert p.page.locator("#deduced-hand").count() == (phase == "Play")
+                assert p.page.locator("#deduced-hand").count() == (phase == "Play phase")
             calls = p.page.locator("#auction .calls li strong").all_inner_texts()
             drawbridge_move(p, bid=all(c == "Pass" for c in calls))   # open, then pass
         else:

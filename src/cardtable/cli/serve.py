@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+import time
+import urllib.request
+import webbrowser
+
 import click
 
 DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@HOST/NAME "
@@ -22,12 +27,16 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
+@click.option("--open", "open_browser", is_flag=True,
+              help="open the lobby in your web browser once the server is up")
 def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
-          http_rate: float, no_access_log: bool, owner: str | None) -> None:
+          http_rate: float, no_access_log: bool, owner: str | None,
+          open_browser: bool) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
 
     \b
-    Open http://127.0.0.1:8000/ to create a table and share its invite links.
+    Open http://127.0.0.1:8000/ to create a table and share its invite links
+    (--open opens it in your browser).
     The database schema is created on first start; after an upgrade of cardtable,
     run `cardtable db upgrade` when the server asks for it.
     """
@@ -40,7 +49,36 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
+    if open_browser:
+        if port == 0:
+            raise click.UsageError("--open needs a port to open (not --port 0)")
+        # a server on every interface is opened on this machine's loopback address
+        local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        open_when_up(f"http://{'[' + local + ']' if ':' in local else local}:{port}/")
     try:
         run(settings, host=host, port=port, access_log=not no_access_log)
     except SchemaError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def open_when_up(url: str, wait: float = 30.0) -> threading.Thread:
+    """Open ``url`` in the user's browser (Python's webbrowser: $BROWSER, else the
+    desktop's) as soon as the server answers there, from a background thread; after
+    ``wait`` seconds without an answer it gives up and says so."""
+    def run() -> None:
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            try:
+                with urllib.request.urlopen(url + "api/games", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            click.echo(f"the server did not answer at {url}; open it yourself", err=True)
+            return
+        if not webbrowser.open(url):
+            click.echo(f"no web browser found: open {url}", err=True)
+
+    thread = threading.Thread(target=run, name="open-browser", daemon=True)
+    thread.start()
+    return thread

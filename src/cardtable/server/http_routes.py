@@ -8,6 +8,7 @@ every answer is one of the typed messages, written as it is (a refusal is raised
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -174,6 +175,17 @@ def router(service: TableService) -> APIRouter:
     async def record_format(table_id: str, format: str = "json") -> Response:  # noqa: A002
         """The same as ``record.{format}`` (the older address)."""
         return await record_as(table_id, format)
+
+    @routes.get("/tables/{table_id}/replay", response_model=None)
+    async def replay(table_id: str) -> Any:
+        """Once the game is over, every position of it with every hand open and the move
+        event that led there (``cardtable.web.replay``: the page's replay)."""
+        from cardtable.web.replay import replay_json
+
+        room = await service.rooms.find(table_id)
+        if room.status != "over":
+            raise Refusal("table/not-over", "the replay is published when the game is over")
+        return await asyncio.to_thread(replay_json, room.table.record())
 
     @routes.get("/health", response_model=Health)
     async def health() -> Response:

@@ -4,6 +4,8 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
 ``static/index.html`` at ``/`` and ``/t/{id}``, and includes :func:`router`, which adds:
 
 - ``GET /rules`` and ``GET /rules/{game}``: the page (it shows the rules);
+- ``GET /t/{id}/replay``: the page (it steps through a finished game from the server's
+  ``GET /api/tables/{id}/replay``, built by :func:`cardtable.web.replay.replay_json`);
 - ``GET /api/rules/{game}?lang=en|km``: ``{"game", "lang", "markdown"}``, the rule book's
   common terms and the game's section (``RULES.md`` or ``RULES.km.md``);
 - ``GET /api/arrange?cards=7S,KS,...&round=5&aces=low&all_wild_melds=true&face_values=ten``:
@@ -121,6 +123,10 @@ def router() -> Any:
 
     @routes.get("/rules/{game}", response_model=None)
     async def rules_game_page(game: str) -> Any:
+        return page()
+
+    @routes.get("/t/{table_id}/replay", response_model=None)
+    async def replay_page(table_id: str) -> Any:
         return page()
 
     return routes

@@ -1,10 +1,12 @@
 // The page: lobby at /, a table at /t/ID, the rules at /rules/GAME.
 
 import { _, LANGUAGES, lang, preferredLanguage, setLanguage } from "./i18n.js";
+import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
 import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
 import { renderRules } from "./rules.js";
-import { TablePage, takeSeat } from "./table.js";
+import { ReplayPage } from "./replay.js";
+import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -28,6 +30,7 @@ function header() {
       h("span", { class: "logo", "aria-hidden": "true", html: LOGO }), _("Card table")),
     h("nav", {},
       h("a", { href: "/rules/sequence", "data-link": true }, _("Rules")),
+      settingsPanel(),
       select));
 }
 
@@ -43,9 +46,13 @@ async function route() {
   app.replaceChildren(header());
   const path = location.pathname;
   const table = path.match(/^\/t\/([^/]+)\/?$/);
+  const replay = path.match(/^\/t\/([^/]+)\/replay\/?$/);
   const rules = path.match(/^\/rules\/?([a-z]*)\/?$/);
   if (table) {
     page = new TablePage(app, decodeURIComponent(table[1]), navigate);
+    await page.start();
+  } else if (replay) {
+    page = new ReplayPage(app, decodeURIComponent(replay[1]), navigate);
     await page.start();
   } else if (rules) {
     await renderRules(app, rules[1] || "sequence", navigate);
@@ -208,13 +215,61 @@ async function lobby() {
   h("button", { type: "submit", class: "primary", id: "create-table" }, _("Create table")));
 
   const list = h("div", { class: "table-list", id: "table-list" });
-  main.append(form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list));
+  const mine = h("section", { class: "card-panel my-tables", id: "my-tables", hidden: true },
+    h("h2", {}, _("Your tables")), h("div", { class: "table-list" }));
+  main.append(mine, form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list));
   drawGame();
-  await refreshTables(list);
+  await Promise.all([refreshTables(list), refreshMine(mine)]);
   const timer = setInterval(() => {
     if (!document.body.contains(list)) clearInterval(timer);
-    else refreshTables(list);
+    else {
+      refreshTables(list);
+      refreshMine(mine);
+    }
   }, 5000);
+}
+
+// ------------------------------------------------------------------ my tables
+
+/** Where a table this browser holds a seat at stands, for its player; a sort key first
+ *  (their turn, then waiting for players, then in play, then finished). */
+function myStatus(t, seat) {
+  const free = (t.seats || []).filter((s) => s.kind === "person" && !s.taken).length;
+  if (t.status === "over") {
+    const winners = (t.result && t.result.winners) || [];
+    if (!winners.length) return [3, _("finished: a draw")];
+    if (winners.includes(seat)) return [3, _("finished: you won")];
+    const names = winners.map((w) => { const s = t.seats[w] || {}; return s.kind === "bot" ? botLabel(s.bot || s.name) : s.name; });
+    return [3, _("finished: won by {names}", { names: names.join(", ") })];
+  }
+  if (free) return [1, free === 1 ? _("waiting for 1 player") : _("waiting for {n} players", { n: free })];
+  if (t.to_act === seat) return [0, _("your turn")];
+  return [2, _("playing")];
+}
+
+async function refreshMine(box) {
+  const held = myTables();
+  const rows = await Promise.all(held.map(async ({ id, seat }) => {
+    try {
+      return { t: await api("GET", `/api/tables/${encodeURIComponent(id)}`), seat };
+    } catch (err) {
+      if (err.code === "table/not-found") localStorage.removeItem(seatKey(id));   // gone for good
+      return null;   // else: the server is away; the next refresh tries again
+    }
+  }));
+  const found = rows.filter(Boolean).map(({ t, seat }) => ({ t, seat, status: myStatus(t, seat) }));
+  found.sort((x, y) => x.status[0] - y.status[0] || String(y.t.created).localeCompare(String(x.t.created)));
+  const key = JSON.stringify(found.map(({ t, seat, status }) => [t.id, seat, status[1]]));
+  if (box.dataset.shown === key) return;   // nothing changed: the page is left as drawn
+  box.dataset.shown = key;
+  box.hidden = !found.length;
+  box.querySelector(".table-list").replaceChildren(...found.map(({ t, seat, status }) => h("div", {
+    class: `table-row mine-row ${status[0] === 0 ? "my-turn" : ""}`, "data-table": t.id,
+  },
+  h("div", {}, h("strong", {}, gameTitle(t.game)), " · ", h("span", { class: "my-status" }, status[1]),
+    h("div", { class: "muted" }, _("Seat {n}", { n: seat + 1 }))),
+  h("div", { class: "row-buttons" },
+    h("button", { class: status[0] === 0 ? "primary" : "", onclick: () => navigate(`/t/${encodeURIComponent(t.id)}`) }, _("Open"))))));
 }
 
 function statusLabel(status) {

@@ -65,13 +65,16 @@ export function cardSVG(card, { label = "" } = {}) {
     + pipShape(suit, 11, 27, 12, fill) + `</g></svg>`;
 }
 
-/** A small face for a board cell: rank above, suit below, filling the cell. */
-export function miniCardSVG(card) {
+/** A small face for a board cell: rank above, suit below, filling the cell; `covered` (a
+ *  chip lies on it): rank and suit side by side in the top band, which the chip leaves free. */
+export function miniCardSVG(card, covered = false) {
   const fill = colour(card);
+  const face = covered
+    ? `<text x="20" y="8" font-size="10" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="${fill}">${cardText(card)}</text>`
+    : `<text x="20" y="13" font-size="13" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="${fill}">${rankText(rankOf(card))}</text>`
+      + pipShape(suitOf(card), 20, 29, 16, fill);
   return `<svg class="mini-svg" viewBox="0 0 40 40" aria-hidden="true">`
-    + `<rect x="1" y="1" width="38" height="38" rx="4" fill="#fff" stroke="#aaa"/>`
-    + `<text x="20" y="13" font-size="13" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="${fill}">${rankText(rankOf(card))}</text>`
-    + pipShape(suitOf(card), 20, 29, 16, fill) + `</svg>`;
+    + `<rect x="1" y="1" width="38" height="38" rx="4" fill="#fff" stroke="#aaa"/>` + face + `</svg>`;
 }
 
 /** The back of a card (a hidden card, the stock). */

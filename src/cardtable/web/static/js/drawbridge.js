@@ -4,6 +4,7 @@ import { _ } from "./i18n.js";
 import { h } from "./dom.js";
 import { backSVG, cardSVG, cardText, sortBySuit } from "./cards.js";
 import { callLabel, phaseLabel, strainLabel } from "./names.js";
+import { FLY_MS, arrive, rectOf, sweep } from "./motion.js";
 
 export const example = "QH";
 
@@ -101,13 +102,17 @@ export function render(page, area) {
       h("span", { class: "muted" }, v.stock_top ? _("Stock: {n}, top card face up", { n: v.stock_size }) : _("Stock: {n}", { n: v.stock_size }))));
   }
   const trick = h("div", { class: "trick", id: "trick", "aria-label": _("The trick") });
-  for (const [seat, card] of v.trick || []) {
-    trick.append(h("div", { class: `played ${seat === me ? "mine" : "theirs"}` },
+  const played = v.trick || [];
+  played.forEach(([seat, card], i) => {
+    // the card played last stays marked on the table
+    trick.append(h("div", { class: `played ${seat === me ? "mine" : "theirs"} ${i === played.length - 1 ? "last" : ""}` },
       h("span", { html: cardSVG(card) }), h("small", {}, page.seatName(seat))));
-  }
-  if (!(v.trick || []).length && v.last_trick) {
-    // the view's last completed trick, the last of the draw phase and of the play too
-    const t = v.last_trick;
+  });
+  const lastTrick = v.last_trick;
+  if (!played.length && lastTrick && (lastTrick.phase === v.phase || v.phase !== "play")) {
+    // the view's last completed trick: the last of the draw stays told in the auction, but
+    // the play's first trick is not shown the draw's
+    const t = lastTrick;
     trick.append(h("small", { class: "muted", id: "last-trick" }, _("Last trick: {cards}; won by {winner}", {
       cards: t.cards.map(([s, c]) => `${cardText(c)} (${page.seatName(s)})`).join(", "),
       winner: page.seatName(t.winner),
@@ -126,12 +131,13 @@ export function render(page, area) {
   const hint = page.hint ? page.hint.move : null;
   for (const card of sortBySuit(v.hand || [], trumps)) {
     const playable = v.phase !== "auction" && legal.includes(card);
+    const fresh = page.isFresh(card);
     hand.append(h("button", {
-      class: `card ${playable ? "playable" : ""} ${hint === card ? "hinted" : ""}`, type: "button",
+      class: `card ${playable ? "playable" : ""} ${hint === card ? "hinted" : ""} ${fresh ? "new" : ""}`, type: "button",
       "data-card": card, disabled: !playable, onclick: () => page.play(card),
-    }, h("span", { html: cardSVG(card) })));
+    }, h("span", { html: cardSVG(card) }), fresh ? h("span", { class: "tag new-tag" }, _("new")) : null));
   }
-  if (page.seat === null) hand.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
+  if (page.seat === null && !page.replay) hand.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
   area.append(hand);
   if (v.drawn && v.drawn.length) {
     area.append(h("div", { class: "muted", id: "drawn" }, _("Your draws: {cards}", { cards: v.drawn.map(cardText).join(" ") })));
@@ -148,6 +154,39 @@ export function render(page, area) {
       a: d.points[me], b: d.points[other],
     })));
   }
+}
+
+/** Before the move is drawn: where its card comes from (the hand, or the other's backs). */
+export function beforeMove(page, event) {
+  const card = event.public.card;
+  const mine = event.seat === page.seat;
+  return {
+    from: rectOf(mine && card ? page.area.querySelector(`#hand [data-card="${card}"]`) : null)
+      || rectOf(page.area.querySelector(".opponent .backs")) || rectOf(page.area.querySelector(".opponent")),
+  };
+}
+
+/** The card travels to the trick; a finished trick is held a moment, then gathered towards
+ *  its winner; drawn cards arrive in the hand from the stock. */
+export function animate(page, event, before) {
+  const pub = event.public;
+  const out = [];
+  const me = page.seat === null ? 0 : page.seat;
+  if (pub.trick) {
+    const at = rectOf(page.area.querySelector("#trick"));
+    const winner = pub.trick.winner === me ? page.area.querySelector("#hand") : page.area.querySelector(".opponent");
+    const html = pub.trick.cards.map(([, card]) => `<span>${cardSVG(card)}</span>`).join("");
+    if (at) out.push(sweep(html, { left: at.left, top: at.top, width: at.width, height: Math.min(at.height, 100) }, rectOf(winner)));
+  } else if (pub.card) {
+    out.push(arrive(page.area.querySelector("#trick .played.last"), before && before.from));
+  }
+  const stock = rectOf(page.area.querySelector("#stock"));
+  for (const el of page.area.querySelectorAll("#hand button.card.new")) {
+    const a = arrive(el, stock, FLY_MS);
+    if (a && pub.trick) a.effect.updateTiming({ delay: 700, fill: "backwards" });
+    out.push(a);
+  }
+  return out;
 }
 
 function auctionBox(page, v, legal) {

@@ -3,6 +3,7 @@
 import { _ } from "./i18n.js";
 import { h } from "./dom.js";
 import { TEAM_COLOURS, TEAM_SHAPES, cardSVG, cardText, chipSVG, cornerSVG, miniCardSVG, rankOf } from "./cards.js";
+import { FLY_MS, arrive, drop, fly, lift, lineThrough, rectOf, runThrough } from "./motion.js";
 
 export const example = "7H c4";
 
@@ -118,8 +119,10 @@ export function render(page, area) {
       if (inSequence.has(name)) classes.push("in-sequence");
       if (name === last) classes.push("last");
       if (name === hinted) classes.push("hinted");
-      let inner = card === "XX" ? cornerSVG() : miniCardSVG(card);
-      if (chip !== null && chip !== "XX") inner += chipSVG(chip, inSequence.has(name));
+      const covered = chip !== null && chip !== "XX";
+      let inner = card === "XX" ? cornerSVG() : miniCardSVG(card, covered);
+      if (covered) inner += chipSVG(chip, inSequence.has(name));
+      if (covered) classes.push("covered");
       const label = (card === "XX" ? _("corner") : cardText(card)) + ` ${name}`
         + (chip !== null && chip !== "XX" ? `, ${teamName(chip)}` : "");
       const attrs = { class: classes.join(" "), "data-cell": name, html: inner, "aria-label": label, role: "gridcell" };
@@ -138,6 +141,8 @@ export function render(page, area) {
     const dead = (v.dead_cards || []).includes(card);
     const classes = ["card"];
     if (card === selected) classes.push("selected");
+    const fresh = page.isFresh(card);
+    if (fresh) classes.push("new");
     if (playable) classes.push("playable");
     if (page.hint && page.hint.move.split(" ").includes(card)) classes.push("hinted");
     handBox.append(h("button", {
@@ -150,7 +155,8 @@ export function render(page, area) {
         const first = page.area.querySelector(".cell.legal");
         if (first && page.ui.selected) first.focus({ preventScroll: true });
       },
-    }, h("span", { html: cardSVG(card) }), dead ? h("span", { class: "tag" }, _("dead")) : null,
+    }, h("span", { html: cardSVG(card) }), fresh ? h("span", { class: "tag new-tag" }, _("new")) : null,
+    dead ? h("span", { class: "tag" }, _("dead")) : null,
     rankOf(card) === "J" ? h("span", { class: "tag" }, ONE_EYED.includes(card) ? _("remove") : _("wild")) : null));
   });
   const actions = h("div", { class: "actions" });
@@ -161,7 +167,7 @@ export function render(page, area) {
   if (legal.includes("pass")) {
     actions.append(h("button", { id: "pass", class: "primary", onclick: () => page.play("pass") }, _("Pass")));
   }
-  if (page.seat === null) {
+  if (page.seat === null && !page.replay) {
     handBox.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
   }
 
@@ -172,6 +178,41 @@ export function render(page, area) {
       : null)));
 
   area.append(scoreLine, grid, handBox, actions, discards);
+}
+
+/** Before the move is drawn: where its card comes from (the hand, or the mover's seat) and
+ *  the chip a one-eyed jack takes off. */
+export function beforeMove(page, event) {
+  const card = event.public.card;
+  const mine = event.seat === page.seat;
+  const from = rectOf(mine && card ? page.area.querySelector(`#hand [data-card="${card}"]`) : null)
+    || rectOf(page.seatsBar.querySelector(`[data-seat="${event.seat}"]`));
+  const cell = event.public.cell && page.area.querySelector(`[data-cell="${event.public.cell}"]`);
+  const chip = cell && cell.querySelector(".chip-svg");
+  return { from, chip: chip ? { html: chip.outerHTML, rect: rectOf(chip) } : null };
+}
+
+/** The card travels to its cell; the chip drops on it (or the removed one lifts off); a
+ *  completed sequence is drawn through its five cells; a drawn card arrives in the hand. */
+export function animate(page, event, before) {
+  const pub = event.public;
+  const out = [];
+  const cellOf = (name) => page.area.querySelector(`[data-cell="${name}"]`);
+  const cell = pub.cell ? cellOf(pub.cell) : null;
+  if (cell && pub.card && before) out.push(fly(cardSVG(pub.card), before.from, rectOf(cell)));
+  if (cell && pub.chip !== undefined) {
+    const chip = cell.querySelector(".chip-svg");
+    if (chip) out.push(drop(chip, FLY_MS));
+  }
+  if (pub.removed !== undefined && before && before.chip) out.push(lift(before.chip.html, before.chip.rect));
+  for (const [, cells] of pub.sequences || []) {
+    const els = cells.map(cellOf).filter(Boolean);
+    out.push(...runThrough(els), lineThrough(els));
+  }
+  for (const el of page.area.querySelectorAll("#hand button.card.new")) {
+    out.push(arrive(el, rectOf(page.area.querySelector("#draw-pile"))));
+  }
+  return out;
 }
 
 function teamScore(v, team) {

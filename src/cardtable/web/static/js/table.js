@@ -2,6 +2,8 @@
 // reconnects by itself, and draws the game with the game's own module.
 
 import { _ } from "./i18n.js";
+import { markTab, turnAlert } from "./alert.js";
+import { Motion } from "./motion.js";
 import { api, copyText, h, nameInput, toast } from "./dom.js";
 import { inviteNotice } from "./invite.js";
 import { botLabel, gameTitle } from "./names.js";
@@ -9,7 +11,7 @@ import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
 
-const GAMES = { sequence, drawbridge, threethirteen };
+export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
 
 export function seatKey(tableId) {
@@ -22,6 +24,19 @@ export function savedSeat(tableId) {
   } catch (err) {
     return null;
   }
+}
+
+/** The tables this browser holds a seat at: [{id, seat}] from the saved tokens. */
+export function myTables() {
+  const out = [];
+  const prefix = seatKey("");
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(prefix)) continue;
+    const saved = savedSeat(key.slice(prefix.length));
+    if (saved && Number.isInteger(saved.seat)) out.push({ id: key.slice(prefix.length), seat: saved.seat });
+  }
+  return out;
 }
 
 export async function takeSeat(tableId, seat, name) {
@@ -69,6 +84,8 @@ export class TablePage {
     this.closed = false;
     this.retry = 0;
     this.keys = (event) => this.onKey(event);
+    this.motion = new Motion();
+    this.fresh = [];
   }
 
   // ------------------------------------------------------------ start and seats
@@ -215,6 +232,7 @@ export class TablePage {
       this.connBadge.textContent = state === "open" ? _("connected")
         : state === "connecting" ? _("connecting…") : _("reconnecting…");
     }
+    if (this.view && this.turnBanner) this.render();   // the banner and the dots say so
   }
 
   onMessage(msg) {
@@ -235,18 +253,29 @@ export class TablePage {
         this.setView(msg.view, msg.version);
         if (msg.table && msg.table.seats) this.connected = msg.table.seats.map((s) => !!s.connected);
         break;
-      case "event":
+      case "event": {
         if (msg.version <= this.lastEventVersion()) {
           break;
         }
+        // a move made now, not one of the log sent again after a (re)connection
+        const live = this.view !== null && msg.version > this.version;
         // the game's move event: phase, what became public, this seat's own cards
-        this.events.push({ version: msg.version, seat: msg.seat, move: msg.move, phase: msg.phase,
-          public: msg.public || {}, drawn: msg.drawn, dealt: msg.dealt, after: msg.view });
+        const event = { version: msg.version, seat: msg.seat, move: msg.move, phase: msg.phase,
+          public: msg.public || {}, drawn: msg.drawn, dealt: msg.dealt, after: msg.view };
+        this.events.push(event);
         this.hint = null;
         this.hintPending = false;
+        this.ui.selected = null;   // a card picked before the move is not the next turn's
+        // the cards a move brought into this seat's hand, marked till this seat's next move
+        if (msg.drawn || msg.dealt || msg.seat === this.seat) this.fresh = msg.drawn || [];
+        const from = live && this.game.beforeMove ? this.game.beforeMove(this, event) : null;
+        const was = this.myTurn;
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
         this.setView(msg.view, msg.version);
+        if (live && !was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
+        if (live && this.game.animate) this.afterRender = () => this.motion.add(() => this.game.animate(this, event, from));
         break;
+      }
       case "presence":
         this.connected = msg.connected || [];
         this.botPlaying = msg.bot_playing || [];
@@ -287,14 +316,27 @@ export class TablePage {
         return;
     }
     this.render();
+    if (this.afterRender) {
+      const animate = this.afterRender;
+      this.afterRender = null;
+      animate();
+    }
+  }
+
+  /** A card of this seat's hand that the last move brought in (marked "new" till the next). */
+  isFresh(card) {
+    return (this.fresh || []).includes(card);
   }
 
   async refreshTable() {
     try {
       const table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
       if (!this.closed) {
+        const began = this.table.status === "waiting" && table.status === "playing";
         this.table = table;
         this.render();
+        // the last player sat down and this seat moves first: its turn has come
+        if (began && this.myTurn && this.connection === "open") turnAlert(gameTitle(table.game), _("Your turn"));
       }
     } catch (err) {
       // the next presence message or reconnection tries again
@@ -411,9 +453,13 @@ export class TablePage {
     // whose turn
     let turn;
     let cls = "turn";
+    const online = this.connection === "open";
     if (v.is_terminal) {
       turn = _("Game over");
       cls += " over";
+    } else if (!online) {
+      turn = _("Not connected to the server: trying again…");
+      cls += " offline";
     } else if (this.table.status === "waiting") {
       turn = _("Waiting for players to sit down: share the invite links below.");
     } else if (this.myTurn) {
@@ -428,7 +474,7 @@ export class TablePage {
     }
     this.turnBanner.className = cls;
     this.turnBanner.textContent = turn;
-    document.title = (this.myTurn ? "● " : "") + gameTitle(this.table.game);
+    markTab(gameTitle(this.table.game), this.myTurn && online && !v.is_terminal);
     this.renderSeats();
     // the last move
     const last = this.events[this.events.length - 1];
@@ -472,7 +518,11 @@ export class TablePage {
       const classes = ["seat"];
       if (v.current_player === i && !v.is_terminal) classes.push("to-act");
       if (i === this.seat) classes.push("me");
+      // not connected ourselves: who is there is not known, every dot grey
+      const known = this.connection === "open";
       const online = info.kind === "bot" || this.connected[i];
+      const dot = !known ? ["unknown", _("not known while the server cannot be reached")]
+        : online ? ["on", _("connected")] : ["off", _("away")];
       const sit = this.seat === null && this.token === null && info.kind === "person" && !info.taken
         && this.table.status !== "over"
         ? h("button", { class: "small primary", onclick: () => this.showJoin(i) }, _("Sit here")) : null;
@@ -480,7 +530,7 @@ export class TablePage {
         v.current_player === i && !v.is_terminal ? h("span", { class: "arrow", "aria-hidden": "true" }, "▶") : null,
         this.game.seatBadge ? this.game.seatBadge(this, i) : null,
         h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat") : this.seatName(i)),
-        h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? _("connected") : _("away") }),
+        h("span", { class: `dot ${dot[0]}`, title: dot[1], "aria-label": dot[1] }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
         (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
         sit);
@@ -529,6 +579,7 @@ export class TablePage {
           : this.seat !== null
             ? h("button", { class: "primary", id: "rematch", onclick: () => this.rematch() }, _("Rematch"))
             : null,
+        h("a", { class: "button", href: `/t/${encodeURIComponent(this.id)}/replay`, "data-link": true, id: "replay-link" }, _("Replay the game")),
         h("a", { class: "button", href: record, download: `${this.table.game}-${this.id}.json`, id: "record" }, _("Download the record")),
         this.table.game === "drawbridge"
           ? h("a", { class: "button", href: `${record}?format=pbn`, download: `drawbridge-${this.id}.pbn` }, _("Download as PBN"))

@@ -5,6 +5,7 @@ import { _ } from "./i18n.js";
 import { api, h } from "./dom.js";
 import { backSVG, cardSVG, cardText, rankOf, rankText } from "./cards.js";
 import { phaseLabel } from "./names.js";
+import { arrive, fly, rectOf } from "./motion.js";
 
 export const example = "discard 5C";
 
@@ -98,7 +99,7 @@ export function render(page, area) {
       onclick: () => page.play("draw"), "aria-label": _("Draw from the stock ({n} cards)", { n: v.stock_size }),
     }, h("span", { html: backSVG() }), h("small", {}, _("Stock: {n}", { n: v.stock_size }))),
     h("button", {
-      class: `pile-button ${canTake ? "playable" : ""} ${page.hint && page.hint.move === "take" ? "hinted" : ""}`,
+      class: `pile-button ${canTake ? "playable" : ""} ${page.hint && page.hint.move === "take" ? "hinted" : ""} ${lastDiscarded(page) ? "last" : ""}`,
       id: "discard-pile", type: "button", disabled: !canTake,
       onclick: () => page.play("take"),
       "aria-label": v.top_discard ? _("Take {card} from the discard pile", { card: cardText(v.top_discard) }) : _("The discard pile is empty"),
@@ -123,7 +124,7 @@ export function render(page, area) {
   // my hand
   const hand = v.hand || [];
   const handBox = h("div", { class: "hand-3-13", id: "hand", role: "group", "aria-label": _("Your hand") });
-  if (page.seat === null) {
+  if (page.seat === null && !page.replay) {
     handBox.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));
   } else if (hand.length) {
     const mode = page.ui.mode || "melds";
@@ -137,15 +138,17 @@ export function render(page, area) {
       const ok = legal.includes(move);
       const hinted = page.hint && page.hint.move === move;
       const out = ok && (page.view.going_out || []).includes(card);
+      const fresh = page.isFresh(card);
       return h("button", {
-        class: `card ${ok ? "playable" : ""} ${rankOf(card) === wild ? "wild" : ""} ${hinted ? "hinted" : ""}`,
+        class: `card ${ok ? "playable" : ""} ${rankOf(card) === wild ? "wild" : ""} ${hinted ? "hinted" : ""} ${fresh ? "new" : ""}`,
         type: "button", "data-card": card, draggable: mode === "own" ? "true" : null,
         "aria-label": cardText(card) + (rankOf(card) === wild ? ` (${_("wild")})` : ""),
         onclick: () => { if (ok) page.play(move); },
         ondragstart: (e) => e.dataTransfer.setData("text/plain", card),
         ondragover: (e) => e.preventDefault(),
         ondrop: (e) => { e.preventDefault(); moveCard(page, hand, e.dataTransfer.getData("text/plain"), card); },
-      }, h("span", { html: cardSVG(card) }), rankOf(card) === wild ? h("span", { class: "tag" }, _("wild")) : null,
+      }, h("span", { html: cardSVG(card) }), fresh ? h("span", { class: "tag new-tag" }, _("new")) : null,
+      rankOf(card) === wild ? h("span", { class: "tag" }, _("wild")) : null,
       out ? h("span", { class: "tag out-tag" }, _("go out")) : null);
     };
     if (mode === "own") {
@@ -180,16 +183,25 @@ export function render(page, area) {
   }
   area.append(handBox);
 
-  // how the last round ended: every hand at its best split
+  // how the last round ended: every hand laid out in its melds, its deadwood and its penalty
+  // (the round_over of the move event, which the view keeps as last_round)
   if (v.last_round) {
     const last = v.last_round;
-    area.append(h("details", { class: "sheet-box", id: "last-round", open: v.round === last.round + 1 && v.phase === "draw" },
-      h("summary", {}, _("Round {n}: the hands", { n: last.round })),
-      ...last.melds_shown.map((shown, s) => h("div", {},
-        h("strong", {}, `${page.seatName(s)}: `),
-        ...shown.melds.map((m) => h("span", { class: "meld-text" }, m.map(cardText).join(" "))),
-        shown.deadwood.length ? h("span", { class: "muted" }, " " + _("deadwood {cards}", { cards: shown.deadwood.map(cardText).join(" ") })) : null,
-        ` = ${shown.penalty}`))));
+    const small = (cards) => cards.map((c) => h("span", { class: "small-card", html: cardSVG(c) }));
+    area.append(h("details", {
+      class: "sheet-box round-hands", id: "last-round",
+      open: (v.round === last.round + 1 && v.phase === "draw") || v.is_terminal,
+    },
+    h("summary", {}, _("Round {n}: the hands", { n: last.round })),
+    ...last.melds_shown.map((shown, s) => h("div", { class: "round-hand", "data-seat": s },
+      h("strong", { class: "round-name" }, page.seatName(s)),
+      h("div", { class: "groups" },
+        ...shown.melds.map((m) => h("div", { class: "group meld", "aria-label": _("Meld") }, ...small(m))),
+        shown.deadwood.length
+          ? h("div", { class: "group deadwood", "aria-label": _("Deadwood") },
+            h("small", { class: "group-label" }, _("Deadwood")), ...small(shown.deadwood))
+          : null),
+      h("span", { class: "penalty" }, _("Penalty: {n}", { n: shown.penalty }))))));
   }
 
   // the score sheet of the 11 rounds
@@ -205,6 +217,44 @@ export function render(page, area) {
   }
   sheet.append(h("tr", { class: "total" }, h("th", {}, _("Total")), ...v.scores.map((s) => h("th", {}, String(s)))));
   area.append(h("details", { class: "sheet-box", open: true }, h("summary", {}, _("Score sheet")), sheet));
+}
+
+function lastDiscarded(page) {
+  const last = page.events[page.events.length - 1];
+  return !!(last && last.public && last.public.card);
+}
+
+/** Before the move is drawn: where a discarded card comes from, where the piles are. */
+export function beforeMove(page, event) {
+  const card = event.public.card;
+  const mine = event.seat === page.seat;
+  return {
+    from: rectOf(mine && card ? page.area.querySelector(`#hand [data-card="${card}"]`) : null),
+    seat: rectOf(page.seatsBar.querySelector(`[data-seat="${event.seat}"]`)),
+    stock: rectOf(page.area.querySelector("#stock > span")),
+    discard: rectOf(page.area.querySelector("#discard-pile > span")),
+  };
+}
+
+/** A discard travels to the pile; a card drawn or taken arrives in the hand (marked new), or
+ *  goes to the other player's seat. */
+export function animate(page, event, before) {
+  const pub = event.public;
+  const out = [];
+  if (pub.card && !pub.round_over) {
+    out.push(arrive(page.area.querySelector("#discard-pile > span"), before.from || before.seat));
+  }
+  const pile = pub.took ? before.discard : pub.drew ? before.stock : null;
+  if (pile) {
+    const mine = page.area.querySelectorAll("#hand button.card.new");
+    if (event.seat === page.seat && mine.length) {
+      for (const el of mine) out.push(arrive(el, pile));
+    } else {
+      const to = rectOf(page.seatsBar.querySelector(`[data-seat="${event.seat}"]`));
+      out.push(fly(pub.took ? cardSVG(pub.took) : backSVG(), pile, to && { left: to.left, top: to.top, width: 40, height: 60 }));
+    }
+  }
+  return out;
 }
 
 function ownOrder(page, hand) {

@@ -1,0 +1,153 @@
+// A finished game, step by step: the page asks the server for every position (the engine
+// replays the record; GET /api/tables/ID/replay) and draws each with the game's own module,
+// every hand open, the move log beside it.
+
+import { _ } from "./i18n.js";
+import { api, h } from "./dom.js";
+import { cardSVG } from "./cards.js";
+import { botLabel, gameTitle } from "./names.js";
+import { GAMES } from "./table.js";
+
+export class ReplayPage {
+  constructor(root, tableId, navigate) {
+    this.root = root;
+    this.id = tableId;
+    this.navigate = navigate;
+    // what a game module reads of a page: a spectator with nothing to play
+    this.seat = null;
+    this.ui = {};
+    this.hint = null;
+    this.replay = true;
+    this.legal = [];
+    this.myTurn = false;
+    this.events = [];
+    this.index = 0;
+    this.keys = (event) => this.onKey(event);
+  }
+
+  async start() {
+    this.main = h("main", { class: "replay-page", id: "replay" });
+    this.root.append(this.main);
+    const table = `/api/tables/${encodeURIComponent(this.id)}`;
+    try {
+      [this.table, this.data] = await Promise.all([api("GET", table), api("GET", `${table}/replay`)]);
+    } catch (err) {
+      const text = err.code === "table/not-found" ? _("There is no such table.")
+        : err.code === "table/not-over" ? _("The replay opens when the game is over.") : err.message;
+      this.main.append(h("p", { class: "error", id: "replay-error" }, text),
+        h("a", { href: `/t/${encodeURIComponent(this.id)}`, "data-link": true }, _("Back to the table")));
+      return;
+    }
+    this.game = GAMES[this.table.game];
+    this.positions = this.data.positions;
+    // the positions where a new deal or round begins, to jump by
+    this.starts = this.positions.filter((p) => p.event && (p.event.public.new_deal || p.event.public.new_round))
+      .map((p) => p.number);
+    document.title = _("Replay: {game}", { game: gameTitle(this.table.game) });
+    this.build();
+    const at = Number(new URLSearchParams(location.search).get("at"));
+    this.show(Number.isInteger(at) && at > 0 ? Math.min(at, this.positions.length - 1) : 0);
+    document.addEventListener("keydown", this.keys);
+    window.cardtable = { replay: this };   // for the browser tests
+  }
+
+  close() {
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  seatName(seat) {
+    if (seat === null || seat === undefined) return "";
+    const info = (this.table.seats || [])[seat] || {};
+    if (info.kind === "bot") return `${botLabel(info.bot || info.name)} #${seat + 1}`;
+    return info.name || _("Player {n}", { n: seat + 1 });
+  }
+
+  isFresh() {
+    return false;
+  }
+
+  build() {
+    const button = (id, label, title, go) => h("button", { id, type: "button", title, "aria-label": title, onclick: go }, label);
+    this.counter = h("span", { class: "replay-counter", id: "replay-counter", "aria-live": "polite" });
+    this.seatsBar = h("div", { class: "seats-bar", id: "seats" });
+    this.lastMove = h("div", { class: "last-move", id: "last-move" });
+    this.area = h("section", { class: `game-area game-${this.table.game}`, id: "game" });
+    this.hands = h("div", { class: "replay-hands card-panel", id: "hands" });
+    this.log = h("ol", { class: "log replay-log", id: "log" });
+    const jumps = this.starts.length ? [
+      button("replay-prev-deal", "◀◀", _("Previous deal or round"), () => this.show(this.startBefore())),
+      button("replay-next-deal", "▶▶", _("Next deal or round"), () => this.show(this.startAfter())),
+    ] : [];
+    this.main.append(
+      h("div", { class: "table-head" }, h("h1", {}, _("Replay: {game}", { game: gameTitle(this.table.game) })),
+        h("a", { class: "button small", href: `/t/${encodeURIComponent(this.id)}`, "data-link": true }, _("Back to the table"))),
+      h("div", { class: "replay-controls row-buttons", role: "toolbar", "aria-label": _("Step through the game") },
+        button("replay-start", "|◀", _("The start"), () => this.show(0)),
+        jumps[0],
+        button("replay-back", "◀", _("One move back (←)"), () => this.show(this.index - 1)),
+        this.counter,
+        button("replay-forward", "▶", _("One move on (→)"), () => this.show(this.index + 1)),
+        jumps[1],
+        button("replay-end", "▶|", _("The end"), () => this.show(this.positions.length - 1))),
+      h("div", { class: "replay-body" },
+        h("div", { class: "replay-table" }, this.seatsBar, this.lastMove, this.hands, this.area),
+        h("div", { class: "card-panel replay-side" }, h("h2", {}, _("Move log")), this.log)));
+    this.log.replaceChildren(...this.positions.slice(1).map((p) => h("li", { "data-number": p.number },
+      h("button", { class: "link", type: "button", onclick: () => this.show(p.number) },
+        h("span", { class: "muted" }, `#${p.number} `), this.seatName(p.event.seat), ": ",
+        this.game.describe({ ...p.event, version: p.number }, this)))));
+  }
+
+  startBefore() {
+    const earlier = this.starts.filter((n) => n < this.index);
+    return earlier.length ? earlier[earlier.length - 1] : 0;
+  }
+
+  startAfter() {
+    return this.starts.find((n) => n > this.index) ?? this.positions.length - 1;
+  }
+
+  show(index) {
+    this.index = Math.max(0, Math.min(index, this.positions.length - 1));
+    const position = this.positions[this.index];
+    this.view = position.view;
+    this.events = this.positions.slice(1, this.index + 1).map((p) => ({ ...p.event, version: p.number }));
+    this.render();
+  }
+
+  render() {
+    const position = this.positions[this.index];
+    const last = position.event;
+    this.counter.textContent = _("Move {n} of {total}", { n: this.index, total: this.positions.length - 1 });
+    this.main.querySelector("#replay-back").disabled = this.index === 0;
+    this.main.querySelector("#replay-forward").disabled = this.index === this.positions.length - 1;
+    this.seatsBar.replaceChildren(...(this.table.seats || []).map((_info, i) => h("div", {
+      class: `seat ${this.view.current_player === i && !this.view.is_terminal ? "to-act" : ""}`, "data-seat": i,
+    }, this.game.seatBadge ? this.game.seatBadge(this, i) : null,
+    h("span", { class: "seat-name" }, this.seatName(i)),
+    h("span", { class: "seat-info" }, this.game.seatInfo(this, i)))));
+    this.lastMove.replaceChildren(last
+      ? h("span", {}, h("strong", {}, _("Last move:")), " ", this.seatName(last.seat), " — ", this.game.describe({ ...last, version: this.index }, this))
+      : h("span", { class: "muted" }, _("No move yet.")));
+    // every hand open: the game is over
+    this.hands.replaceChildren(h("h3", {}, _("The hands")), ...position.hands.map((hand, s) => (hand ? h("div", { class: "replay-hand", "data-seat": s },
+      h("strong", {}, this.seatName(s)), " ",
+      ...hand.map((card) => h("span", { class: "small-card", "data-card": card, html: cardSVG(card) }))) : null)));
+    this.area.replaceChildren();
+    this.game.render(this, this.area);
+    for (const li of this.log.children) {
+      const here = Number(li.dataset.number) === this.index;
+      li.classList.toggle("current", here);
+      if (here) li.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  onKey(event) {
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") return;
+    const to = { ArrowLeft: this.index - 1, ArrowRight: this.index + 1, Home: 0, End: this.positions.length - 1 }[event.key];
+    if (to === undefined) return;
+    this.show(to);
+    event.preventDefault();
+  }
+}

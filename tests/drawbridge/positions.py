@@ -6,16 +6,16 @@ from typing import Any
 
 import cardtable
 from cardtable.cards import CARD_NAMES, parse_card
-from cardtable.drawbridge import DrawBridge, DrawBridgeState
+from cardtable.drawbridge import DrawBridgeGame, DrawBridgeState
 from cardtable.drawbridge.game import POWER
 
 # spare cards a test leaves unnamed, low first: they fill hands and the stock
 SPARES = [f"{r}{s}" for r in "23456789TJQKA" for s in "CDHS"]
 
 
-def game(**options: Any) -> DrawBridge:
+def game(**options: Any) -> DrawBridgeGame:
     g = cardtable.new_game("drawbridge", **options)
-    assert isinstance(g, DrawBridge)
+    assert isinstance(g, DrawBridgeGame)
     return g
 
 

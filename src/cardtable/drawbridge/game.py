@@ -256,7 +256,7 @@ def trick_result(trick: _Trick | None) -> TrickResult | None:
 # ---------------------------------------------------------------- the game
 
 
-class DrawBridge(Game):
+class DrawBridgeGame(Game):
     """Draw Bridge with its options checked (RULES 1.1)."""
 
     declaration = DECLARATION
@@ -291,9 +291,9 @@ class DrawBridge(Game):
 class DrawBridgeState(State):
     """A Draw Bridge match: the current deal, the scores and the finished deals."""
 
-    game: DrawBridge
+    game: DrawBridgeGame
 
-    def __init__(self, game: DrawBridge, rng: random.Random, scores: list[int]) -> None:
+    def __init__(self, game: DrawBridgeGame, rng: random.Random, scores: list[int]) -> None:
         self._init_base(game, rng)
         self._scores = scores
         self._records: list[DealRecord] = []
@@ -726,7 +726,7 @@ class DrawBridgeState(State):
         """The saved match, every deal of it replayed (see ``positions``)."""
         from cardtable.drawbridge.positions import load
 
-        assert isinstance(game, DrawBridge)
+        assert isinstance(game, DrawBridgeGame)
         return load(game, data)
 
     # what a seat sees (view.py) and can deduce (deduce.py)
@@ -735,4 +735,6 @@ class DrawBridgeState(State):
     resample = resample
 
 
-DrawBridge.state_class = DrawBridgeState
+DrawBridgeGame.state_class = DrawBridgeState
+#: the game's old name, before every game's class was called <Title>Game
+DrawBridge = DrawBridgeGame

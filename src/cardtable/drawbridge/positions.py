@@ -33,7 +33,7 @@ from cardtable.drawbridge.game import (
     DRAW_TRICKS,
     HAND_SIZE,
     DealRecord,
-    DrawBridge,
+    DrawBridgeGame,
     DrawBridgeState,
     _Trick,
     parse_call,
@@ -62,7 +62,7 @@ def save(state: DrawBridgeState) -> dict[str, Any]:
     }
 
 
-def load(game: DrawBridge, data: dict[str, Any]) -> DrawBridgeState:
+def load(game: DrawBridgeGame, data: dict[str, Any]) -> DrawBridgeState:
     """The saved match: each finished deal replayed from its hands, then the current deal
     replayed from its cards; PositionError saying what does not fit."""
     deal = data.get("deal")
@@ -111,7 +111,7 @@ def load(game: DrawBridge, data: dict[str, Any]) -> DrawBridgeState:
     return state
 
 
-def _check_match(game: DrawBridge, number: int, dealer: int, scores: tuple[int, ...],
+def _check_match(game: DrawBridgeGame, number: int, dealer: int, scores: tuple[int, ...],
                  records: list[DealRecord]) -> None:
     """1.2 / 1.7: the deals are numbered from 1, alternate dealers and score below target."""
     for k, record in enumerate(records, 1):
@@ -138,7 +138,7 @@ def _trick_json(trick: _Trick | None) -> dict[str, Any] | None:
     return None if result is None else result.to_json()
 
 
-def _previous_trick(game: DrawBridge, saved: Any,
+def _previous_trick(game: DrawBridgeGame, saved: Any,
                     replayed: list[tuple[DealRecord, _Trick | None]]) -> _Trick | None:
     """The last trick of the deal before the current one: the replay of its record gives
     it when the deal was played; a passed-out deal's record holds no trick (its draw phase
@@ -184,13 +184,13 @@ def _previous_trick(game: DrawBridge, saved: Any,
     return (record.number, DRAW, leader, lead, follow, winner)
 
 
-def record_from_json(game: DrawBridge, data: Any) -> DealRecord:
+def record_from_json(game: DrawBridgeGame, data: Any) -> DealRecord:
     """A finished deal from a save: its auction and play replayed from its hands by the
     rules; PositionError if they are not legal or do not give the saved result."""
     return _read_record(game, data)[0]
 
 
-def _read_record(game: DrawBridge, data: Any) -> tuple[DealRecord, _Trick | None]:
+def _read_record(game: DrawBridgeGame, data: Any) -> tuple[DealRecord, _Trick | None]:
     """``record_from_json`` with the deal's last trick, which its replay gives (None for
     a passed-out deal, whose draw phase is not recorded)."""
     if not isinstance(data, dict):
@@ -230,7 +230,7 @@ def _read_record(game: DrawBridge, data: Any) -> tuple[DealRecord, _Trick | None
     return replayed, last_trick
 
 
-def _replay_record(game: DrawBridge, number: int, dealer: int, hands: tuple[int, int],
+def _replay_record(game: DrawBridgeGame, number: int, dealer: int, hands: tuple[int, int],
                    actions: list[int]) -> tuple[DealRecord, _Trick | None]:
     """The record the rules make of a deal's auction and play from the hands held when
     the auction began (the draw phase is not recorded: the 26 cards not in those hands
@@ -263,7 +263,7 @@ def _cards(what: str, value: Any) -> list[int]:
     return position_cards(what, value)
 
 
-def setup(game: DrawBridge, position: dict[str, Any]) -> DrawBridgeState:
+def setup(game: DrawBridgeGame, position: dict[str, Any]) -> DrawBridgeState:
     """The start of a deal, before the first trick (API.md, Positions)."""
     unknown_keys(game.name, position, ("dealer", "hands", "stock", "scores", "seed"))
     rng = new_rng(position.get("seed"))

@@ -30,6 +30,7 @@ from cardtable import CardtableError, PositionError, records
 from cardtable.cards import CARD_NAMES
 from cardtable.cli import main
 from cardtable.drawbridge import solver
+from cardtable.web.replay import replay_json
 from tests.test_loading import play_to, put
 
 PACKAGE = Path(cardtable.__file__).resolve().parent
@@ -521,6 +522,9 @@ ROWS: list[Row] = [
     Row("export: a format the game does not offer", lambda _: records.export(
         records.record_of(cardtable.new_game("sequence").deal(seed=1)), "pbn"),
         "Sequence records are exported as json, not 'pbn'", records.RecordError),
+    Row("replay: a game not over", lambda _: replay_json(
+        records.record_of(cardtable.new_game("sequence").deal(seed=1))),
+        "only a finished game is replayed: its hands are then open", records.RecordError),
     Row("solver: a trick table of short hands", lambda _: solver.trick_table((0b1, 0b10)),
         "a trick table is of two 13-card hands"),
     Row("solver: par before the auction", lambda _: solver.auction_of(

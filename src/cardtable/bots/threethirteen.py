@@ -179,7 +179,7 @@ class ThreeThirteenHeuristic(Heuristic):
                 if choices:
                     known[seat] = 0
                 else:
-                    choices = hand
+                    choices = list(hand)
                     known.pop(seat, None)
             state.apply(ACTIONS[DISCARD + choices[rng.randrange(len(choices))]])
             if discards is not None:
@@ -195,7 +195,7 @@ class ThreeThirteenHeuristic(Heuristic):
         lost or won cause still prefers the better score."""
         if state.is_terminal:
             return state.returns()
-        totals = state.totals
+        totals = list(state.totals)
         if penalties is not None:
             totals = [t + p for t, p in zip(totals, penalties, strict=True)]
         left = ROUNDS - state.round + 1

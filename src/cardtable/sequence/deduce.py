@@ -19,16 +19,16 @@ def resample(state: SequenceState, seat: int, rng: random.Random) -> SequenceSta
     """
     check_seat(seat, state.game.num_players)
     new = state.clone()
-    pool = list(state.deck)
-    for other, hand in enumerate(state.hands):
+    pool = list(state._deck)
+    for other, hand in enumerate(state._hands):
         if other != seat:
             pool += hand
     pool.sort()  # what the seat cannot tell apart must resample alike
     rng.shuffle(pool)
-    for other, hand in enumerate(new.hands):
+    for other, hand in enumerate(new._hands):
         if other != seat:
-            new.hands[other] = [pool.pop() for _ in hand]
-    new.deck = pool
+            new._hands[other] = [pool.pop() for _ in hand]
+    new._deck = pool
     new._rng = random.Random(rng.getrandbits(64))
     new._legal = new._legal_ids = new._news = None
     return new

@@ -181,52 +181,103 @@ class SequenceState(State):
                  discards: list[list[int]], sequences: list[tuple[int, tuple[int, ...]]],
                  dealer: int, current: int) -> None:
         self._init_base(game, rng)
-        self.board = board
-        self.locked = locked
-        self.hands = hands
-        self.deck = deck  # the draw pile, top at the end
-        self.discards = discards  # one face-up pile per seat, top at the end
-        self.sequences = sequences  # (team, five cells) in the order they were claimed
-        self.seq_count = [0] * game.teams
+        self._board = board
+        self._locked = locked
+        self._hands = hands
+        self._deck = deck  # the draw pile, top at the end
+        self._discards = discards  # one face-up pile per seat, top at the end
+        self._sequences = sequences  # (team, five cells) in the order they were claimed
+        self._seq_count = [0] * game.teams
         for team, _ in sequences:
-            self.seq_count[team] += 1
-        self.dealer = dealer
-        self.current = current
-        self.exchanged = False  # 2.4.1: the dead-card exchange of this turn is used
+            self._seq_count[team] += 1
+        self._dealer = dealer
+        self._current = current
+        self._exchanged = False  # 2.4.1: the dead-card exchange of this turn is used
         # ruling 2.4: plain passes in a row, one per turn; a turn that exchanged a dead card
         # and then passed breaks the run (sets it back to 0)
-        self.passes = 0
-        self.turns = 0
-        self.over = False
-        self.winning_team: int | None = None
+        self._passes = 0
+        self._turns = 0
+        self._over = False
+        self._winning_team: int | None = None
 
-    # -- the position -----------------------------------------------------
+    # -- the position: read-only, for search on a determinization (bots read a seat's
+    # observation otherwise); nothing outside this package writes the state's fields
+
+    @property
+    def board(self) -> bytes:
+        """The 100 cells, row 1 first: 0 empty, team + 1 a chip, CORNER a free corner."""
+        return bytes(self._board)
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(h) for h in self._hands)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The draw pile, top at the end."""
+        return tuple(self._deck)
+
+    @property
+    def discards(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's discard pile, top at the end."""
+        return tuple(tuple(p) for p in self._discards)
+
+    @property
+    def sequences(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(team, five cells) of each completed sequence, in the order they were made."""
+        return tuple(self._sequences)
+
+    @property
+    def seq_count(self) -> tuple[int, ...]:
+        """Completed sequences per team."""
+        return tuple(self._seq_count)
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is (the last to play, once the game is over)."""
+        return self._current
+
+    @property
+    def turns(self) -> int:
+        return self._turns
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    @property
+    def winning_team(self) -> int | None:
+        return self._winning_team
 
     @property
     def current_player(self) -> int | None:
-        return None if self.over else self.current
+        return None if self._over else self._current
 
     @property
     def is_terminal(self) -> bool:
-        return self.over
+        return self._over
 
     @property
     def scores(self) -> list[int]:
         team_of = self.game.team_of
-        return [self.seq_count[team_of(s)] for s in range(self.game.num_players)]
+        return [self._seq_count[team_of(s)] for s in range(self.game.num_players)]
 
     @property
     def winners(self) -> list[int]:
-        if self.winning_team is None:
+        if self._winning_team is None:
             return []
         team_of = self.game.team_of
-        return [s for s in range(self.game.num_players) if team_of(s) == self.winning_team]
+        return [s for s in range(self.game.num_players) if team_of(s) == self._winning_team]
 
     def dead_cards(self, seat: int) -> list[int]:
         """2.4.1: the non-jack cards in the seat's hand whose two cells are both covered."""
-        board = self.board
+        board = self._board
         return sorted(
-            {c for c in self.hands[seat]
+            {c for c in self._hands[seat]
              if CARD_CELLS[c][0] >= 0 and board[CARD_CELLS[c][0]] and board[CARD_CELLS[c][1]]},
             key=sort_key,
         )
@@ -234,12 +285,12 @@ class SequenceState(State):
     # -- legal moves ------------------------------------------------------
 
     def _legal_action_ids(self) -> list[int]:
-        seat = self.current
-        board = self.board
+        seat = self._current
+        board = self._board
         own = seat % self.game.teams + 1
         ids: list[int] = []
         dead: list[int] = []
-        for card in sorted(set(self.hands[seat])):
+        for card in sorted(set(self._hands[seat])):
             if rank_of(card) == JACK:
                 if card in TWO_EYED:
                     # 2.4.2: a two-eyed jack on any empty cell, never a corner
@@ -248,7 +299,7 @@ class SequenceState(State):
                 else:
                     # 2.4.2: a one-eyed jack removes an opponent's chip outside sequences
                     base = ONE_EYED_JACK + 96 * ONE_EYED.index(card)
-                    locked = self.locked
+                    locked = self._locked
                     ids += [base + p for p, cell in enumerate(CARD_CELLS_ORDER)
                             if board[cell] and board[cell] != own and not locked[cell]]
                 continue
@@ -258,7 +309,7 @@ class SequenceState(State):
                 ids.append(slot)
             if not board[second]:
                 ids.append(slot + 1)
-            if board[first] and board[second] and not self.exchanged:
+            if board[first] and board[second] and not self._exchanged:
                 dead.append(DEAD + NON_JACK_POS[card])  # 2.4.1: once per turn
         ids += dead
         if not ids:
@@ -266,20 +317,20 @@ class SequenceState(State):
         return ids
 
     def _why_illegal(self, action: Action) -> str:
-        seat = self.current
+        seat = self._current
         card, cell = DECODE[action.id]
         if action.id == PASS:
             return "pass: you may pass only when you have no legal play"
-        if card not in self.hands[seat]:
+        if card not in self._hands[seat]:
             return f"{action}: you do not hold {card_name(card)}"
         if DEAD <= action.id < PASS:
-            if self.exchanged:
+            if self._exchanged:
                 return f"{action}: you have already exchanged a dead card this turn"
             return f"{action}: {card_name(card)} is not dead, one of its cells is empty"
         if card in ONE_EYED:
-            if not self.board[cell]:
+            if not self._board[cell]:
                 return f"{action}: there is no chip on {cell_name(cell)} to remove"
-            if self.board[cell] == seat % self.game.teams + 1:
+            if self._board[cell] == seat % self.game.teams + 1:
                 return f"{action}: the chip on {cell_name(cell)} is your own team's"
             return f"{action}: the chip on {cell_name(cell)} is part of a completed sequence"
         return f"{action}: {cell_name(cell)} is already covered"
@@ -292,34 +343,34 @@ class SequenceState(State):
     def _apply(self, action: Action) -> tuple[int, int, int]:
         """Returns (the card drawn or -1, sequences claimed, the removed chip's team or -1)."""
         aid = action.id
-        seat = self.current
+        seat = self._current
         if aid == PASS:
             # ruling 2.4: every player passing in turn, none of them after a dead-card
             # exchange in that turn, ends the game in a draw; "exchange, then pass" breaks
             # the run (the replacement came from the pile, whose jacks can reopen the board)
-            self.passes = 0 if self.exchanged else self.passes + 1
-            self._end_turn(draw_game=self.passes >= self.game.num_players)
+            self._passes = 0 if self._exchanged else self._passes + 1
+            self._end_turn(draw_game=self._passes >= self.game.num_players)
             return NO_NEWS
         card, cell = DECODE[aid]
-        self.hands[seat].remove(card)
-        self.discards[seat].append(card)
+        self._hands[seat].remove(card)
+        self._discards[seat].append(card)
         if aid >= DEAD:
             # 2.4.1: discard the dead card, draw a replacement, then play on
-            self.exchanged = True
+            self._exchanged = True
             return self._draw(seat), 0, -1
-        self.passes = 0
+        self._passes = 0
         claimed = 0
         removed = -1
         if aid >= ONE_EYED_JACK:
-            removed = self.board[cell] - 1
-            self.board[cell] = 0  # 2.4.2: no chip is placed this turn
+            removed = self._board[cell] - 1
+            self._board[cell] = 0  # 2.4.2: no chip is placed this turn
         else:
             team = seat % self.game.teams
-            self.board[cell] = team + 1
+            self._board[cell] = team + 1
             claimed = self._claim_sequences(cell, team)
-            if claimed and self.seq_count[team] >= self.game.needed:
-                self.winning_team = team  # 2.6: the game ends at once, no draw
-                self.over = True
+            if claimed and self._seq_count[team] >= self.game.needed:
+                self._winning_team = team  # 2.6: the game ends at once, no draw
+                self._over = True
                 return -1, claimed, -1
         drawn = self._draw(seat)  # 2.4.3
         self._end_turn(draw_game=False)
@@ -342,43 +393,43 @@ class SequenceState(State):
                 public["chip"] = self.game.team_of(seat)
         if claimed:
             public["sequences"] = [[team, [cell_name(c) for c in cells]]
-                                   for team, cells in self.sequences[-claimed:]]
+                                   for team, cells in self._sequences[-claimed:]]
         if drawn >= 0:
             public["drew"] = 1
             # the pile was remade from every discard pile (2.4.3): they are all empty now
-            if not any(self.discards):
+            if not any(self._discards):
                 public["reshuffled"] = True
-        if self.over:
+        if self._over:
             public["winners"] = self.winners
         private = {seat: {"drawn": [card_name(drawn)]}} if drawn >= 0 else {}
         return MoveEvent(seat, action.notation, "play", public, private)
 
     def _end_turn(self, draw_game: bool) -> None:
-        self.turns += 1
-        self.exchanged = False
-        self.current = (self.current + 1) % self.game.num_players
+        self._turns += 1
+        self._exchanged = False
+        self._current = (self._current + 1) % self.game.num_players
         max_turns = self.game.max_turns
-        if draw_game or (max_turns is not None and self.turns >= max_turns):
-            self.over = True
+        if draw_game or (max_turns is not None and self._turns >= max_turns):
+            self._over = True
 
     def _draw(self, seat: int) -> int:
         """2.4.3: draw the top card (returned; -1 if there is none); an empty draw pile is
         first remade from every discard pile."""
-        deck = self.deck
+        deck = self._deck
         if not deck:
-            for pile in self.discards:
+            for pile in self._discards:
                 deck += pile
                 pile.clear()
             self._rng.shuffle(deck)
         if not deck:
             return -1
         card = deck.pop()
-        self.hands[seat].append(card)
+        self._hands[seat].append(card)
         return card
 
     def _claim_sequences(self, cell: int, team: int) -> int:
         """2.5 ruling: claim the new sequences among the windows through ``cell``, in order."""
-        board = self.board
+        board = self._board
         chip = team + 1
         claimed = 0
         for window in WINDOWS_THROUGH[cell]:
@@ -388,11 +439,11 @@ class SequenceState(State):
                     break
             else:
                 if all(len(set(window).intersection(cells)) <= 1
-                       for t, cells in self.sequences if t == team):
-                    self.sequences.append((team, window))
-                    self.seq_count[team] += 1
+                       for t, cells in self._sequences if t == team):
+                    self._sequences.append((team, window))
+                    self._seq_count[team] += 1
                     for c in window:
-                        self.locked[c] = 1
+                        self._locked[c] = 1
                     claimed += 1
         return claimed
 
@@ -400,21 +451,21 @@ class SequenceState(State):
 
     def _clone_into(self, new: State) -> None:
         assert isinstance(new, SequenceState)
-        new.board = bytearray(self.board)
-        new.locked = bytearray(self.locked)
-        new.hands = [list(h) for h in self.hands]
-        new.deck = list(self.deck)
-        new.discards = [list(p) for p in self.discards]
-        new.sequences = list(self.sequences)
-        new.seq_count = list(self.seq_count)
+        new._board = bytearray(self._board)
+        new._locked = bytearray(self._locked)
+        new._hands = [list(h) for h in self._hands]
+        new._deck = list(self._deck)
+        new._discards = [list(p) for p in self._discards]
+        new._sequences = list(self._sequences)
+        new._seq_count = list(self._seq_count)
 
     def _all_cards(self) -> list[int]:
-        return [c for h in self.hands for c in h] + self.deck + [
-            c for pile in self.discards for c in pile]
+        return [c for h in self._hands for c in h] + self._deck + [
+            c for pile in self._discards for c in pile]
 
     def chips(self) -> dict[str, int]:
         """Every chip on the board: {cell: team}."""
-        board = self.board
+        board = self._board
         return {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]}
 
     def _to_dict(self) -> dict[str, Any]:

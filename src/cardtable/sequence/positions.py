@@ -167,18 +167,18 @@ def _check_sequences(sequences: list[tuple[int, tuple[int, ...]]], board: bytear
 def save(state: SequenceState) -> dict[str, Any]:
     """The state's own fields for ``to_dict`` (the base adds history, seed, generator)."""
     return {
-        "dealer": state.dealer,
-        "current": state.current,
-        "hands": [card_names(h) for h in state.hands],
-        "deck": card_names(reversed(state.deck)),
-        "discards": [card_names(reversed(p)) for p in state.discards],
+        "dealer": state._dealer,
+        "current": state._current,
+        "hands": [card_names(h) for h in state._hands],
+        "deck": card_names(reversed(state._deck)),
+        "discards": [card_names(reversed(p)) for p in state._discards],
         "chips": state.chips(),
-        "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in state.sequences],
-        "exchanged": state.exchanged,
-        "passes": state.passes,
-        "turns": state.turns,
-        "over": state.over,
-        "winning_team": state.winning_team,
+        "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in state._sequences],
+        "exchanged": state._exchanged,
+        "passes": state._passes,
+        "turns": state._turns,
+        "over": state._over,
+        "winning_team": state._winning_team,
     }
 
 
@@ -189,13 +189,13 @@ def load(game: SequenceGame, data: dict[str, Any]) -> SequenceState:
                                          "chips", "sequences")}
         over = check_bool("over", data["over"])
         state = build(game, position, new_rng(0), over)
-        state.exchanged = check_bool("exchanged", data["exchanged"])
-        state.passes = check_int("passes", data["passes"], allowed=range(
+        state._exchanged = check_bool("exchanged", data["exchanged"])
+        state._passes = check_int("passes", data["passes"], allowed=range(
             game.num_players + 1)) or 0
-        state.turns = check_int("turns", data["turns"], minimum=0) or 0
-        state.over = over
+        state._turns = check_int("turns", data["turns"], minimum=0) or 0
+        state._over = over
         wt = data["winning_team"]
-        state.winning_team = None if wt is None else check_int(
+        state._winning_team = None if wt is None else check_int(
             "winning_team", wt, allowed=range(game.teams))
     except KeyError as exc:
         raise PositionError(f"saved sequence state lacks {exc.args[0]!r}") from None
@@ -212,30 +212,30 @@ def _check_restored(state: SequenceState) -> None:
     game = state.game
     n = game.num_players
     max_turns = game.max_turns
-    winner = state.winning_team
-    if max_turns is not None and state.turns > max_turns:
-        raise PositionError(f"turns: {state.turns} turns played, but max_turns is {max_turns}")
-    ended_by_turns = max_turns is not None and state.turns == max_turns
-    if not state.over:
+    winner = state._winning_team
+    if max_turns is not None and state._turns > max_turns:
+        raise PositionError(f"turns: {state._turns} turns played, but max_turns is {max_turns}")
+    ended_by_turns = max_turns is not None and state._turns == max_turns
+    if not state._over:
         if winner is not None:
             raise PositionError("winning_team is set, but the game is not over")
-        if state.passes >= n or ended_by_turns:
-            raise PositionError(f"over must be true after {state.passes} passes in a row and "
-                                f"{state.turns} turns")
+        if state._passes >= n or ended_by_turns:
+            raise PositionError(f"over must be true after {state._passes} passes in a row and "
+                                f"{state._turns} turns")
         return
-    full = [s for s, hand in enumerate(state.hands) if len(hand) == game.hand_size]
+    full = [s for s, hand in enumerate(state._hands) if len(hand) == game.hand_size]
     if winner is None:
-        if state.passes < n and not ended_by_turns:
+        if state._passes < n and not ended_by_turns:
             raise PositionError("over: the game has no winner, yet it did not end by every "
                                 "player passing or by max_turns")
         if len(full) != n:
             raise PositionError("hands: the game ended without a winner, so every hand is full")
         return
-    done = [team for team in range(game.teams) if state.seq_count[team] >= game.needed]
+    done = [team for team in range(game.teams) if state._seq_count[team] >= game.needed]
     if done != [winner]:
-        raise PositionError(f"winning_team: team {winner} has {state.seq_count[winner]} "
+        raise PositionError(f"winning_team: team {winner} has {state._seq_count[winner]} "
                             f"sequences; {game.needed} win, and only the winner has them")
-    if game.team_of(state.current) != winner or state.current in full or len(full) != n - 1:
+    if game.team_of(state._current) != winner or state._current in full or len(full) != n - 1:
         raise PositionError(f"the winner's last card is played without a draw: seat "
-                            f"{state.current} of team {winner} must hold one card less, "
+                            f"{state._current} of team {winner} must hold one card less, "
                             "every other hand is full")

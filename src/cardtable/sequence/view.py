@@ -59,19 +59,19 @@ def observe(state: SequenceState, seat: int | None) -> SequenceObservation:
         seat=seat,
         team=None if seat is None else game.team_of(seat),
         teams=game.teams,
-        hand=() if seat is None else tuple(state.hands[seat]),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        stock_size=len(state.deck),
-        board=bytes(state.board),
-        locked=bytes(state.locked),
-        discards=tuple(tuple(reversed(p)) for p in state.discards),
-        sequences=tuple(state.sequences),
-        sequence_counts=tuple(state.seq_count),
+        hand=() if seat is None else tuple(state._hands[seat]),
+        hand_sizes=tuple(len(h) for h in state._hands),
+        stock_size=len(state._deck),
+        board=bytes(state._board),
+        locked=bytes(state._locked),
+        discards=tuple(tuple(reversed(p)) for p in state._discards),
+        sequences=tuple(state._sequences),
+        sequence_counts=tuple(state._seq_count),
         sequences_needed=game.needed,
-        dealer=state.dealer,
-        current_player=None if state.over else state.current,
-        exchanged_dead_card=state.exchanged,
-        turns=state.turns,
+        dealer=state._dealer,
+        current_player=None if state._over else state._current,
+        exchanged_dead_card=state._exchanged,
+        turns=state._turns,
         winners=tuple(state.winners),
     )
 
@@ -117,7 +117,7 @@ def _cell_view(v: int) -> str | int | None:
 def render(state: SequenceState) -> str:
     """The board as text: card names, ``o0``.. for team chips, ``**`` for the free corners."""
     lines = ["     " + "  ".join("abcdefghij")]
-    board = state.board
+    board = state._board
     for r in range(10):
         cells = []
         for c in range(10):

@@ -22,28 +22,28 @@ def resample(state: ThreeThirteenState, seat: int, rng: random.Random) -> ThreeT
     """
     check_seat(seat, state.game.num_players)
     new = state.clone()
-    others = [s for s in range(state.game.num_players) if s != seat and s != state.went_out]
-    hidden: Counter[int] = Counter(state.stock)
-    hidden.update(state.out_of_play)
+    others = [s for s in range(state.game.num_players) if s != seat and s != state._went_out]
+    hidden: Counter[int] = Counter(state._stock)
+    hidden.update(state._out_of_play)
     for s in others:
-        hidden.update(state.hands[s])
-        hidden.subtract(state.taken[s])
-    if state.reshuffled:
-        could = Counter(state.reshuffle_pile)
-        could.subtract(state.drawn[seat])
+        hidden.update(state._hands[s])
+        hidden.subtract(state._taken[s])
+    if state._reshuffled:
+        could = Counter(state._reshuffle_pile)
+        could.subtract(state._drawn[seat])
         candidates = sorted((could & hidden).elements())
         rng.shuffle(candidates)
-        new.stock = candidates[:len(state.stock)]
-        hidden.subtract(new.stock)
+        new._stock = candidates[:len(state._stock)]
+        hidden.subtract(new._stock)
     pool = sorted(hidden.elements())
     rng.shuffle(pool)
-    if not state.reshuffled:
-        new.stock = [pool.pop() for _ in state.stock]
+    if not state._reshuffled:
+        new._stock = [pool.pop() for _ in state._stock]
     for s in others:
-        new.hands[s] = list(state.taken[s]) + [
-            pool.pop() for _ in range(len(state.hands[s]) - len(state.taken[s]))]
-        new.drawn[s] = []
-    new.out_of_play = pool
+        new._hands[s] = list(state._taken[s]) + [
+            pool.pop() for _ in range(len(state._hands[s]) - len(state._taken[s]))]
+        new._drawn[s] = []
+    new._out_of_play = pool
     new._rng = random.Random(rng.getrandbits(64))
     new._legal = new._legal_ids = new._news = None
     return new

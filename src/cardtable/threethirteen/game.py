@@ -9,6 +9,7 @@ round is scored or a player goes out.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from cardtable.cards import (
@@ -163,86 +164,146 @@ class ThreeThirteenState(State):
                  out_of_play: list[int], scores: list[int]) -> None:
         self._init_base(game, rng)
         n = game.num_players
-        self.round = round_
-        self.wild = wild_rank(round_)
-        self.dealer = dealer
-        self.current = (dealer + 1) % n  # 3.4: left of the dealer plays first
-        self.drawing = True  # the player to act must draw or take (else discard)
-        self.hands = hands
-        self.stock = stock  # top at the end
-        self.discard = discard  # top at the end
-        self.out_of_play = out_of_play  # cards a setup position left out until the next deal
-        self.totals = scores
-        self.reshuffled = False  # 3.4 ruling: the one reshuffle of this round is used
-        self.went_out: int | None = None
-        self.out_melds: list[list[int]] | None = None
-        self.turns_left = 0  # 3.6: turns still to play after someone went out
+        self._round = round_
+        self._wild = wild_rank(round_)
+        self._dealer = dealer
+        self._current = (dealer + 1) % n  # 3.4: left of the dealer plays first
+        self._drawing = True  # the player to act must draw or take (else discard)
+        self._hands = hands
+        self._stock = stock  # top at the end
+        self._discard = discard  # top at the end
+        self._out_of_play = out_of_play  # cards a setup position left out until the next deal
+        self._totals = scores
+        self._reshuffled = False  # 3.4 ruling: the one reshuffle of this round is used
+        self._went_out: int | None = None
+        self._out_melds: list[list[int]] | None = None
+        self._turns_left = 0  # 3.6: turns still to play after someone went out
         # public knowledge: per seat, the cards taken from the discard pile still held
-        self.taken: list[list[int]] = [[] for _ in range(n)]
+        self._taken: list[list[int]] = [[] for _ in range(n)]
         # the cards the reshuffle made the new stock of (the table saw them), and per seat
         # the cards drawn from that stock (each seat knows its own): both bound resample
-        self.reshuffle_pile: list[int] = []
-        self.drawn: list[list[int]] = [[] for _ in range(n)]
-        self.last_round: dict[str, Any] | None = None
+        self._reshuffle_pile: list[int] = []
+        self._drawn: list[list[int]] = [[] for _ in range(n)]
+        self._last_round: dict[str, Any] | None = None
         # the score sheet: each scored round's penalties (tuples, shared by clones)
-        self.round_scores: list[tuple[int, ...]] = []
-        self.round_start = 0  # where this round's actions begin in the history
-        self.over = False
+        self._round_scores: list[tuple[int, ...]] = []
+        self._round_start = 0  # where this round's actions begin in the history
+        self._over = False
 
-    # -- the position -----------------------------------------------------
+    # -- the position: read-only, for search on a determinization (bots read a seat's
+    # observation otherwise); nothing outside this package writes the state's fields
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def wild(self) -> int:
+        """The wild rank as a rank index (0 = ace .. 12 = king)."""
+        return self._wild
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is (the last to play, once the match is over)."""
+        return self._current
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the seat to act must draw or take (else discard)."""
+        return self._drawing
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(h) for h in self._hands)
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The stock, top at the end."""
+        return tuple(self._stock)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        """The discard pile, top at the end."""
+        return tuple(self._discard)
+
+    @property
+    def out_of_play(self) -> tuple[int, ...]:
+        """Cards a setup position left out until the next deal."""
+        return tuple(self._out_of_play)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The penalty totals of the rounds completed."""
+        return tuple(self._totals)
+
+    @property
+    def reshuffled(self) -> bool:
+        return self._reshuffled
+
+    @property
+    def went_out(self) -> int | None:
+        return self._went_out
+
+    @property
+    def over(self) -> bool:
+        return self._over
 
     @property
     def current_player(self) -> int | None:
-        return None if self.over else self.current
+        return None if self._over else self._current
 
     @property
     def is_terminal(self) -> bool:
-        return self.over
+        return self._over
 
     @property
     def scores(self) -> list[int]:
         """3.9: the penalty totals of the rounds completed."""
-        return list(self.totals)
+        return list(self._totals)
 
     @property
     def winners(self) -> list[int]:
         """3.9: after round 11, every seat with the lowest total."""
-        if not self.over:
+        if not self._over:
             return []
-        low = min(self.totals)
-        return [s for s, t in enumerate(self.totals) if t == low]
+        low = min(self._totals)
+        return [s for s, t in enumerate(self._totals) if t == low]
 
-    def melds_fully(self, cards: list[int]) -> bool:
+    def melds_fully(self, cards: Sequence[int]) -> bool:
         """3.6: whether ``cards`` split entirely into melds this round."""
-        packed, wilds = pack_hand(cards, self.wild)
+        packed, wilds = pack_hand(cards, self._wild)
         return self.game.solver.melds_fully(packed, len(wilds), self.game.all_wild_melds)
 
-    def split(self, cards: list[int]) -> tuple[list[list[int]], list[int], int]:
+    def split(self, cards: Sequence[int]) -> tuple[list[list[int]], list[int], int]:
         """3.7: a least-penalty split of ``cards`` this round: melds, deadwood, penalty."""
-        packed, wilds = pack_hand(cards, self.wild)
+        packed, wilds = pack_hand(cards, self._wild)
         game = self.game
-        return game.solver.split(packed, wilds, game.solver.values[self.wild],
+        return game.solver.split(packed, wilds, game.solver.values[self._wild],
                                  game.all_wild_melds)
 
     # -- legal moves ------------------------------------------------------
 
     def _legal_action_ids(self) -> list[int]:
-        if self.drawing:
-            ids = [DRAW] if self.stock else []
-            if self.discard:
+        if self._drawing:
+            ids = [DRAW] if self._stock else []
+            if self._discard:
                 ids.append(TAKE)
             return ids
-        return [DISCARD + c for c in sorted(set(self.hands[self.current]))]
+        return [DISCARD + c for c in sorted(set(self._hands[self._current]))]
 
     def _why_illegal(self, action: Action) -> str:
         aid = action.id
         if aid in (DRAW, TAKE):
-            if not self.drawing:
+            if not self._drawing:
                 return f"{action}: you have drawn this turn; now discard a card"
             if aid == DRAW:
                 return "draw: the stock is empty; take the top discard"
             return "take: the discard pile is empty; draw from the stock"
-        if self.drawing:
+        if self._drawing:
             return f"{action}: first draw from the stock or take the top discard"
         return f"{action}: you do not hold {card_name(aid - DISCARD)}"
 
@@ -255,45 +316,45 @@ class ThreeThirteenState(State):
         """Returns the card drawn or taken; after a discard, the flags WENT_OUT,
         RESHUFFLED and ROUND_OVER of what followed it."""
         aid = action.id
-        seat = self.current
-        hand = self.hands[seat]
+        seat = self._current
+        hand = self._hands[seat]
         if aid == DRAW:
-            card = self.stock.pop()
+            card = self._stock.pop()
             hand.append(card)
-            if self.reshuffled:
-                self.drawn[seat].append(card)
-            self.drawing = False
+            if self._reshuffled:
+                self._drawn[seat].append(card)
+            self._drawing = False
             return card
         if aid == TAKE:
-            card = self.discard.pop()
+            card = self._discard.pop()
             hand.append(card)
-            self.taken[seat].append(card)  # the whole table saw which card it was
-            self.drawing = False
+            self._taken[seat].append(card)  # the whole table saw which card it was
+            self._drawing = False
             return card
         card = aid - DISCARD
         hand.remove(card)  # 3.4: any card, even the one just taken
-        self.discard.append(card)
-        if card in self.taken[seat]:
-            self.taken[seat].remove(card)
+        self._discard.append(card)
+        if card in self._taken[seat]:
+            self._taken[seat].remove(card)
         flags = 0
-        if self.went_out is None:
+        if self._went_out is None:
             if self.melds_fully(hand):
                 # 3.6 ruling: the discard leaves melds only: the player goes out, shows
                 # the melds, and every other player has one more turn
-                self.went_out = seat
-                self.out_melds = self.split(hand)[0]
-                self.turns_left = self.game.num_players - 1
+                self._went_out = seat
+                self._out_melds = self.split(hand)[0]
+                self._turns_left = self.game.num_players - 1
                 flags = WENT_OUT
         else:
-            self.turns_left -= 1
-            if not self.turns_left:
+            self._turns_left -= 1
+            if not self._turns_left:
                 self._end_round()
                 return ROUND_OVER
-        self.current = (seat + 1) % self.game.num_players
-        self.drawing = True
+        self._current = (seat + 1) % self.game.num_players
+        self._drawing = True
         # 3.4 ruling: an empty stock is remade once a round; the second time the round ends
-        if not self.stock:
-            if self.reshuffled:
+        if not self._stock:
+            if self._reshuffled:
                 self._end_round()
                 return flags | ROUND_OVER
             self._reshuffle()
@@ -302,21 +363,21 @@ class ThreeThirteenState(State):
 
     def _start_turn(self) -> None:
         """3.4 ruling: an empty stock is remade once a round; the second time the round ends."""
-        if self.stock:
+        if self._stock:
             return
-        if self.reshuffled:
+        if self._reshuffled:
             self._end_round()
             return
         self._reshuffle()
 
     def _reshuffle(self) -> None:
         """3.4 ruling: the discard pile but its top card, shuffled, is the new stock."""
-        self.reshuffled = True
-        pile = self.discard
-        self.stock = pile[:-1]
-        self.discard = pile[-1:]
-        self.reshuffle_pile = sorted(self.stock)
-        self._rng.shuffle(self.stock)
+        self._reshuffled = True
+        pile = self._discard
+        self._stock = pile[:-1]
+        self._discard = pile[-1:]
+        self._reshuffle_pile = sorted(self._stock)
+        self._rng.shuffle(self._stock)
 
     def _event(self, seat: int, action: Action, news: int) -> MoveEvent:
         aid = action.id
@@ -329,93 +390,94 @@ class ThreeThirteenState(State):
         public: dict[str, Any] = {"card": card_name(aid - DISCARD)}
         private: dict[int, dict[str, list[str]]] = {}
         if news & WENT_OUT:
-            assert self.out_melds is not None or news & ROUND_OVER
+            assert self._out_melds is not None or news & ROUND_OVER
             public["went_out"] = seat
         if news & RESHUFFLED:
             public["reshuffled"] = True
         if news & ROUND_OVER:
-            last = self.last_round
+            last = self._last_round
             assert last is not None
             public["round_over"] = _last_round_copy(last)
-            public["scores"] = list(self.totals)
-            if self.over:
+            public["scores"] = list(self._totals)
+            if self._over:
                 public["over"] = True
                 public["winners"] = self.winners
             else:
-                public["new_round"] = {"round": self.round, "dealer": self.dealer,
-                                       "wild_rank": RANKS[self.wild],
-                                       "top_discard": card_name(self.discard[-1])}
+                public["new_round"] = {"round": self._round, "dealer": self._dealer,
+                                       "wild_rank": RANKS[self._wild],
+                                       "top_discard": card_name(self._discard[-1])}
                 private = {s: {"dealt": card_names(sorted(h, key=sort_key))}
-                           for s, h in enumerate(self.hands)}
+                           for s, h in enumerate(self._hands)}
         elif news & WENT_OUT:
-            assert self.out_melds is not None
-            public["melds"] = [card_names(m) for m in self.out_melds]
+            assert self._out_melds is not None
+            public["melds"] = [card_names(m) for m in self._out_melds]
         return MoveEvent(seat, action.notation, "discard", public, private)
 
     def _end_round(self) -> None:
         """3.7: score every hand at its best split; then 3.9 the end, or the next deal."""
         shown = []
         penalties = []
-        for hand in self.hands:
+        for hand in self._hands:
             melds, deadwood, penalty = self.split(hand)
             shown.append({"melds": [card_names(m) for m in melds], "deadwood": card_names(deadwood),
                           "penalty": penalty})
             penalties.append(penalty)
-        self.totals = [t + p for t, p in zip(self.totals, penalties, strict=True)]
-        self.last_round = {"round": self.round, "went_out": self.went_out,
+        self._totals = [t + p for t, p in zip(self._totals, penalties, strict=True)]
+        self._last_round = {"round": self._round, "went_out": self._went_out,
                            "melds_shown": shown, "scores": penalties}
-        self.round_scores.append(tuple(penalties))
-        if self.round == ROUNDS:
-            self.over = True
+        self._round_scores.append(tuple(penalties))
+        if self._round == ROUNDS:
+            self._over = True
             return
-        self.round += 1
-        self.wild = wild_rank(self.round)
-        self.dealer = (self.dealer + 1) % self.game.num_players  # 3.2: the deal passes left
+        self._round += 1
+        self._wild = wild_rank(self._round)
+        self._dealer = (self._dealer + 1) % self.game.num_players  # 3.2: the deal passes left
         self._deal_round()
 
     def _deal_round(self) -> None:
         """3.2 / 3.3: shuffle every card, deal one at a time from the dealer's left, turn one up."""
-        cards = [c for h in self.hands for c in h] + self.stock + self.discard + self.out_of_play
+        cards = ([c for h in self._hands for c in h] + self._stock + self._discard
+                 + self._out_of_play)
         if not cards:
             cards = [c for _ in range(self.game.decks) for c in range(NUM_CARDS)]
         cards.sort()
         self._rng.shuffle(cards)
         n = self.game.num_players
         hands: list[list[int]] = [[] for _ in range(n)]
-        for k in range(deal_size(self.round) * n):
-            hands[(self.dealer + 1 + k) % n].append(cards.pop())
-        self.hands = hands
-        self.discard = [cards.pop()]
-        self.stock = cards
-        self.out_of_play = []
-        self.round_start = len(self.history)
-        self.current = (self.dealer + 1) % n
-        self.drawing = True
-        self.reshuffled = False
-        self.went_out = None
-        self.out_melds = None
-        self.turns_left = 0
-        self.taken = [[] for _ in range(n)]
-        self.reshuffle_pile = []
-        self.drawn = [[] for _ in range(n)]
+        for k in range(deal_size(self._round) * n):
+            hands[(self._dealer + 1 + k) % n].append(cards.pop())
+        self._hands = hands
+        self._discard = [cards.pop()]
+        self._stock = cards
+        self._out_of_play = []
+        self._round_start = len(self.history)
+        self._current = (self._dealer + 1) % n
+        self._drawing = True
+        self._reshuffled = False
+        self._went_out = None
+        self._out_melds = None
+        self._turns_left = 0
+        self._taken = [[] for _ in range(n)]
+        self._reshuffle_pile = []
+        self._drawn = [[] for _ in range(n)]
 
     # -- copies, saving, views -------------------------------------------
 
     def _clone_into(self, new: State) -> None:
         assert isinstance(new, ThreeThirteenState)
-        new.hands = [list(h) for h in self.hands]
-        new.stock = list(self.stock)
-        new.discard = list(self.discard)
-        new.out_of_play = list(self.out_of_play)
-        new.totals = list(self.totals)
-        new.taken = [list(t) for t in self.taken]
-        new.reshuffle_pile = list(self.reshuffle_pile)
-        new.drawn = [list(d) for d in self.drawn]
-        new.round_scores = list(self.round_scores)
+        new._hands = [list(h) for h in self._hands]
+        new._stock = list(self._stock)
+        new._discard = list(self._discard)
+        new._out_of_play = list(self._out_of_play)
+        new._totals = list(self._totals)
+        new._taken = [list(t) for t in self._taken]
+        new._reshuffle_pile = list(self._reshuffle_pile)
+        new._drawn = [list(d) for d in self._drawn]
+        new._round_scores = list(self._round_scores)
         # out_melds and last_round are replaced whole, never changed in place
 
     def _all_cards(self) -> list[int]:
-        return [c for h in self.hands for c in h] + self.stock + self.discard + self.out_of_play
+        return [c for h in self._hands for c in h] + self._stock + self._discard + self._out_of_play
 
     def _to_dict(self) -> dict[str, Any]:
         from cardtable.threethirteen.positions import save
@@ -436,10 +498,10 @@ class ThreeThirteenState(State):
 
     def __str__(self) -> str:
         """The table as a spectator sees it: no hand shows (log lines must not leak them)."""
-        top = card_name(self.discard[-1]) if self.discard else "-"
-        lines = [f"Three Thirteen, round {self.round} ({RANKS[self.wild]} wild), "
-                 f"scores {self.totals}", f"discard {top}, stock {len(self.stock)}"]
-        for s, hand in enumerate(self.hands):
+        top = card_name(self._discard[-1]) if self._discard else "-"
+        lines = [f"Three Thirteen, round {self._round} ({RANKS[self._wild]} wild), "
+                 f"scores {self._totals}", f"discard {top}, stock {len(self._stock)}"]
+        for s, hand in enumerate(self._hands):
             mark = ">" if s == self.current_player else " "
             lines.append(f"{mark} seat {s}: {len(hand)} cards")
         return "\n".join(lines)

@@ -98,27 +98,27 @@ def _seat_lists(what: str, value: Any, n: int) -> list[list[int]] | None:
 def save(state: ThreeThirteenState) -> dict[str, Any]:
     """The state's own fields for ``to_dict`` (the base adds history, seed, generator)."""
     return {
-        "round": state.round,
-        "dealer": state.dealer,
-        "current": state.current,
-        "drawing": state.drawing,
-        "hands": [card_names(h) for h in state.hands],
-        "stock": card_names(reversed(state.stock)),
-        "discard": card_names(reversed(state.discard)),
-        "out_of_play": card_names(state.out_of_play),
-        "scores": list(state.totals),
-        "reshuffled": state.reshuffled,
-        "went_out": state.went_out,
-        "out_melds": None if state.out_melds is None
-        else [card_names(m) for m in state.out_melds],
-        "turns_left": state.turns_left,
-        "taken": [card_names(t) for t in state.taken],
-        "reshuffle_pile": card_names(state.reshuffle_pile),
-        "drawn": [card_names(d) for d in state.drawn],
-        "last_round": _last_round_copy(state.last_round),
-        "round_scores": [list(r) for r in state.round_scores],
-        "round_start": state.round_start,
-        "over": state.over,
+        "round": state._round,
+        "dealer": state._dealer,
+        "current": state._current,
+        "drawing": state._drawing,
+        "hands": [card_names(h) for h in state._hands],
+        "stock": card_names(reversed(state._stock)),
+        "discard": card_names(reversed(state._discard)),
+        "out_of_play": card_names(state._out_of_play),
+        "scores": list(state._totals),
+        "reshuffled": state._reshuffled,
+        "went_out": state._went_out,
+        "out_melds": None if state._out_melds is None
+        else [card_names(m) for m in state._out_melds],
+        "turns_left": state._turns_left,
+        "taken": [card_names(t) for t in state._taken],
+        "reshuffle_pile": card_names(state._reshuffle_pile),
+        "drawn": [card_names(d) for d in state._drawn],
+        "last_round": _last_round_copy(state._last_round),
+        "round_scores": [list(r) for r in state._round_scores],
+        "round_start": state._round_start,
+        "over": state._over,
     }
 
 
@@ -150,20 +150,20 @@ def _restore(game: ThreeThirteenGame, data: dict[str, Any]) -> ThreeThirteenStat
     state = ThreeThirteenState(game, new_rng(0), round_, position_seat("dealer", data["dealer"], n),
                                hands, stock, discard, out_of_play,
                                _position_scores(data["scores"], n))
-    state.current = position_seat("current", data["current"], n)
-    state.drawing = check_bool("drawing", data["drawing"])
-    state.reshuffled = check_bool("reshuffled", data["reshuffled"])
-    state.over = check_bool("over", data["over"])
+    state._current = position_seat("current", data["current"], n)
+    state._drawing = check_bool("drawing", data["drawing"])
+    state._reshuffled = check_bool("reshuffled", data["reshuffled"])
+    state._over = check_bool("over", data["over"])
     went_out = data["went_out"]
-    state.went_out = None if went_out is None else position_seat("went_out", went_out, n)
-    state.out_melds = _saved_melds(data["out_melds"])
-    state.turns_left = check_int("turns_left", data["turns_left"], allowed=range(n)) or 0
-    state.taken = _saved_seat_lists("taken", data["taken"], n)
-    state.drawn = _saved_seat_lists("drawn", data["drawn"], n)
-    state.reshuffle_pile = sorted(position_cards("reshuffle_pile", data["reshuffle_pile"]))
-    state.last_round = _saved_last_round(data["last_round"], n)
-    state.round_scores = _saved_round_scores(data, state.last_round, n)
-    state.round_start = check_int("round_start", data["round_start"], minimum=0) or 0
+    state._went_out = None if went_out is None else position_seat("went_out", went_out, n)
+    state._out_melds = _saved_melds(data["out_melds"])
+    state._turns_left = check_int("turns_left", data["turns_left"], allowed=range(n)) or 0
+    state._taken = _saved_seat_lists("taken", data["taken"], n)
+    state._drawn = _saved_seat_lists("drawn", data["drawn"], n)
+    state._reshuffle_pile = sorted(position_cards("reshuffle_pile", data["reshuffle_pile"]))
+    state._last_round = _saved_last_round(data["last_round"], n)
+    state._round_scores = _saved_round_scores(data, state._last_round, n)
+    state._round_start = check_int("round_start", data["round_start"], minimum=0) or 0
     restore_base(state, game, data)
     _check_restored(state)
     return state
@@ -173,74 +173,74 @@ def _check_restored(state: ThreeThirteenState) -> None:
     """PositionError if the fields of a loaded state contradict each other or the rules."""
     n = state.game.num_players
     # 3.9: the match ends after round 11, which has been scored
-    last = state.last_round
-    if state.over and (state.round != ROUNDS or last is None or last["round"] != ROUNDS):
+    last = state._last_round
+    if state._over and (state._round != ROUNDS or last is None or last["round"] != ROUNDS):
         raise PositionError(f"over: the match ends only after round {ROUNDS} is scored")
-    hands = state.hands
-    size = deal_size(state.round)
+    hands = state._hands
+    size = deal_size(state._round)
     for s, hand in enumerate(hands):
-        expected = size + (1 if s == state.current and not state.drawing and not state.over
+        expected = size + (1 if s == state._current and not state._drawing and not state._over
                            else 0)
         if len(hand) != expected:
             raise PositionError(f"hands: seat {s} holds {len(hand)} cards, not {expected}")
-        if Counter(state.taken[s]) - Counter(hand):
+        if Counter(state._taken[s]) - Counter(hand):
             raise PositionError(f"seat {s}: taken cards that are not in the hand")
     # 3.4: a turn starts with a card to draw (an empty stock is remade or ends the round)
-    if state.drawing and not state.over and not state.stock:
+    if state._drawing and not state._over and not state._stock:
         raise PositionError("the stock is empty at the start of a turn; it would have been "
                             "remade from the discard pile, or the round ended")
     # 3.4 ruling: after the reshuffle the stock is the old discard pile less what was drawn
-    drawn = Counter(c for d in state.drawn for c in d)
-    if not state.reshuffled and (state.reshuffle_pile or drawn):
+    drawn = Counter(c for d in state._drawn for c in d)
+    if not state._reshuffled and (state._reshuffle_pile or drawn):
         raise PositionError("reshuffle_pile and drawn must be empty before the stock is remade")
-    if state.reshuffled and Counter(state.stock) + drawn != Counter(state.reshuffle_pile):
+    if state._reshuffled and Counter(state._stock) + drawn != Counter(state._reshuffle_pile):
         raise PositionError("the stock and the cards drawn since the reshuffle are not the "
                             "reshuffled pile")
     # 3.6: the player out shows melds that are exactly the hand; the others play one turn
-    went_out = state.went_out
+    went_out = state._went_out
     if went_out is None:
-        if state.out_melds is not None or state.turns_left:
+        if state._out_melds is not None or state._turns_left:
             raise PositionError("out_melds and turns_left need a player who went out "
                                 "(went_out is null)")
     else:
-        melds = state.out_melds
+        melds = state._out_melds
         hand = hands[went_out]
         if (melds is None or Counter(c for m in melds for c in m) != Counter(hand)
                 or not state.melds_fully(hand)
                 or any(len(m) < 3 or not state.melds_fully(m) for m in melds)):
             raise PositionError(f"went_out: seat {went_out}'s hand does not split into the "
                                 "melds shown in out_melds")
-        if not state.over:
-            if not 1 <= state.turns_left <= n - 1:
+        if not state._over:
+            if not 1 <= state._turns_left <= n - 1:
                 raise PositionError(f"turns_left must be 1..{n - 1} after a player went out")
-            if state.current != (went_out + n - state.turns_left) % n:
-                raise PositionError(f"current: seat {state.current} cannot be to act with "
-                                    f"{state.turns_left} turns left after seat {went_out} "
+            if state._current != (went_out + n - state._turns_left) % n:
+                raise PositionError(f"current: seat {state._current} cannot be to act with "
+                                    f"{state._turns_left} turns left after seat {went_out} "
                                     "went out")
-    if state.over and state.turns_left:
+    if state._over and state._turns_left:
         raise PositionError("over: a finished match has no turns left")
     if last is not None:
-        if last["round"] != state.round - (0 if state.over else 1):
+        if last["round"] != state._round - (0 if state._over else 1):
             raise PositionError(f"last_round: round {last['round']} is not the one before "
-                                f"round {state.round}")
-        if any(p < 0 or p > t for p, t in zip(last["scores"], state.totals, strict=True)):
+                                f"round {state._round}")
+        if any(p < 0 or p > t for p, t in zip(last["scores"], state._totals, strict=True)):
             raise PositionError("last_round: its penalties must be from 0 up to the totals")
-    if state.round_start > len(state.history):
+    if state._round_start > len(state.history):
         raise PositionError("round_start lies beyond the saved history")
     # the score sheet: no more rounds than were completed, the last one is last_round,
     # and its columns add up to no more than the totals (a setup position's or an old
     # save's earlier rounds are in the totals only)
-    sheet = state.round_scores
-    completed = ROUNDS if state.over else state.round - 1
+    sheet = state._round_scores
+    completed = ROUNDS if state._over else state._round - 1
     if len(sheet) > completed:
         raise PositionError(f"round_scores lists {len(sheet)} rounds; only {completed} "
                             "were completed")
     if sheet and (last is None or list(sheet[-1]) != last["scores"]):
         raise PositionError("round_scores: its last round is not last_round's penalties")
     for s in range(n):
-        if sum(row[s] for row in sheet) > state.totals[s]:
+        if sum(row[s] for row in sheet) > state._totals[s]:
             raise PositionError(f"round_scores: seat {s}'s penalties add up to more than its "
-                                f"total {state.totals[s]} in scores")
+                                f"total {state._totals[s]} in scores")
 
 
 def _saved_seat_lists(what: str, value: Any, n: int) -> list[list[int]]:

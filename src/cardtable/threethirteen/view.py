@@ -80,32 +80,32 @@ def observe(state: ThreeThirteenState, seat: int | None) -> ThreeThirteenObserva
     n = state.game.num_players
     if seat is not None:
         check_seat(seat, n)
-    last = state.last_round
-    out_melds = state.out_melds
+    last = state._last_round
+    out_melds = state._out_melds
     return ThreeThirteenObservation(
         seat=seat,
-        round=state.round,
-        deal_size=rules.deal_size(state.round),
+        round=state._round,
+        deal_size=rules.deal_size(state._round),
         decks=state.game.decks,
-        wild=state.wild,
-        dealer=state.dealer,
-        current_player=None if state.over else state.current,
-        phase="over" if state.over else "draw" if state.drawing else "discard",
-        hand=() if seat is None else tuple(sorted(state.hands[seat], key=sort_key)),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        stock_size=len(state.stock),
-        discard=tuple(reversed(state.discard)),
-        reshuffled=state.reshuffled,
-        taken=tuple(tuple(t) for t in state.taken),
-        went_out=state.went_out,
+        wild=state._wild,
+        dealer=state._dealer,
+        current_player=None if state._over else state._current,
+        phase="over" if state._over else "draw" if state._drawing else "discard",
+        hand=() if seat is None else tuple(sorted(state._hands[seat], key=sort_key)),
+        hand_sizes=tuple(len(h) for h in state._hands),
+        stock_size=len(state._stock),
+        discard=tuple(reversed(state._discard)),
+        reshuffled=state._reshuffled,
+        taken=tuple(tuple(t) for t in state._taken),
+        went_out=state._went_out,
         out_melds=None if out_melds is None else tuple(tuple(m) for m in out_melds),
         last_round=None if last is None else RoundResult(
             last["round"], last["went_out"],
             tuple(ShownHand(tuple(tuple(m) for m in h["melds"]), tuple(h["deadwood"]),
                             h["penalty"]) for h in last["melds_shown"]),
             tuple(last["scores"])),
-        scores=tuple(state.totals),
-        round_scores=tuple(state.round_scores),
+        scores=tuple(state._totals),
+        round_scores=tuple(state._round_scores),
         winners=tuple(state.winners),
     )
 

@@ -30,7 +30,7 @@ from cardtable import CardtableError, PositionError, records
 from cardtable.cards import CARD_NAMES
 from cardtable.cli import main
 from cardtable.drawbridge import solver
-from cardtable.web.replay import replay_json
+from cardtable.web.replay import replay_json, review_json
 from tests.test_loading import play_to, put
 
 PACKAGE = Path(cardtable.__file__).resolve().parent
@@ -525,6 +525,9 @@ ROWS: list[Row] = [
     Row("replay: a game not over", lambda _: replay_json(
         records.record_of(cardtable.new_game("sequence").deal(seed=1))),
         "only a finished game is replayed: its hands are then open", records.RecordError),
+    Row("review: a game not over", lambda _: review_json(
+        records.record_of(cardtable.new_game("drawbridge").deal(seed=1))),
+        "only a finished game is reviewed: its hands are then open", records.RecordError),
     Row("solver: a trick table of short hands", lambda _: solver.trick_table((0b1, 0b10)),
         "a trick table is of two 13-card hands"),
     Row("solver: par before the auction", lambda _: solver.auction_of(

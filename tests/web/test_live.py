@@ -447,3 +447,25 @@ def test_a_page_in_the_background_notifies_when_the_player_asked(browser: Any,
     assert len(b.page.evaluate("window.__notes")) == 1
     a.close()
     b.close()
+
+
+def test_the_replay_of_a_draw_bridge_match_shows_its_review(browser: Any, server: str,
+                                                            shots: Path) -> None:
+    p = Player(browser, server)
+    made = p.page.request.post(f"{server}/api/tables", data={
+        "game": "drawbridge", "options": {"target": 1},
+        "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]})
+    assert made.ok, made.text()
+    table = made.json()["id"]
+    end = time.monotonic() + 60
+    while p.page.request.get(f"{server}/api/tables/{table}").json()["status"] != "over":
+        assert time.monotonic() < end, "two random bots did not finish a match to 1"
+        time.sleep(0.2)
+    review = p.page.request.get(f"{server}/api/tables/{table}/review").json()
+    assert review["game"] == "drawbridge" and review["deals"]
+    p.page.goto(f"{server}/t/{table}/replay")
+    p.page.wait_for_selector("#review .review-deal", timeout=60_000)
+    shown = p.page.inner_text("#review")
+    assert "Par:" in shown and "tricks lost" in shown
+    assert p.page.locator("#review .review-deal").count() == len(review["deals"])
+    p.page.screenshot(path=str(shots / "replay-review.png"))

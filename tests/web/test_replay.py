@@ -53,3 +53,20 @@ def test_a_game_in_play_is_not_replayed() -> None:
     state.apply(state.legal_actions()[0])
     with pytest.raises(records.RecordError, match="finished"):
         replay_json(records.record_of(state, start=start))
+
+
+def test_a_finished_draw_bridge_game_is_reviewed_deal_by_deal() -> None:
+    from cardtable.web.replay import review_json
+
+    record = finished_record("drawbridge", {"target": 1}, seed=3)
+    got = review_json(record)
+    assert got["game"] == "drawbridge" and got["deals"]
+    for deal in got["deals"]:
+        assert {"deal_number", "par", "contract", "tricks_lost", "chance_lost",
+                "mistakes"} <= set(deal)
+        assert len(deal["tricks_lost"]) == 2 and min(deal["tricks_lost"]) >= 0
+    # the review the terminal prints (cardtable review --json) is the same
+    from cardtable.drawbridge.review import review
+
+    assert got["deals"] == [d.to_json() for d in review(records.positions(record))]
+    assert review_json(finished_record("sequence", {}, seed=3))["deals"] == []

@@ -187,6 +187,18 @@ def router(service: TableService) -> APIRouter:
             raise Refusal("table/not-over", "the replay is published when the game is over")
         return await asyncio.to_thread(replay_json, room.table.record())
 
+    @routes.get("/tables/{table_id}/review", response_model=None)
+    async def review(table_id: str) -> Any:
+        """Once the game is over, its review against perfect play (Draw Bridge: each deal's
+        par and each seat's losses, ``cardtable.web.replay.review_json``; other games: no
+        deals)."""
+        from cardtable.web.replay import review_json
+
+        room = await service.rooms.find(table_id)
+        if room.status != "over":
+            raise Refusal("table/not-over", "the review is published when the game is over")
+        return await asyncio.to_thread(review_json, room.table.record())
+
     @routes.get("/health", response_model=Health)
     async def health() -> Response:
         return answer(Health(ok=True, tables=len(service.rooms.live),

@@ -12,7 +12,7 @@ from typing import Any
 
 from cardtable import records
 
-__all__ = ["replay_json"]
+__all__ = ["replay_json", "review_json"]
 
 
 def replay_json(record: records.Record) -> dict[str, Any]:
@@ -35,3 +35,18 @@ def replay_json(record: records.Record) -> dict[str, Any]:
         })
     return {"game": record.game, "options": dict(record.options), "result": record.result,
             "positions": out}
+
+
+def review_json(record: records.Record) -> dict[str, Any]:
+    """``{"game", "deals": [...]}``: a finished Draw Bridge game's review, each deal's
+    ``DealReview.to_json()`` (par, the contract reached, each seat's tricks and match
+    chance lost with the card or call where it happened: docs/drawbridge-review.md); the
+    other games have no review (``deals`` is empty). RecordError as for ``replay_json``."""
+    if not record.finished:
+        raise records.RecordError("only a finished game is reviewed: its hands are then open")
+    if record.game != "drawbridge":
+        return {"game": record.game, "deals": []}
+    from cardtable.drawbridge.review import review
+
+    return {"game": record.game,
+            "deals": [deal.to_json() for deal in review(records.positions(record))]}

@@ -49,6 +49,33 @@ export class ReplayPage {
     this.show(Number.isInteger(at) && at > 0 ? Math.min(at, this.positions.length - 1) : 0);
     document.addEventListener("keydown", this.keys);
     window.cardtable = { replay: this };   // for the browser tests
+    if (this.table.game === "drawbridge") this.loadReview(table);
+  }
+
+  /** The review of every deal against perfect play (the server's solver), beside the log. */
+  async loadReview(table) {
+    this.reviewBox = h("section", { class: "card-panel replay-review", id: "review" },
+      h("h2", {}, _("Review against perfect play")), h("p", { class: "muted" }, _("Working out par…")));
+    this.main.querySelector(".replay-side").append(this.reviewBox);
+    let got;
+    try {
+      got = await api("GET", `${table}/review`);
+    } catch (err) {
+      this.reviewBox.replaceChildren(h("p", { class: "error" }, err.message));
+      return;
+    }
+    const contract = (c) => (c ? `${c.level}${c.strain}${["", "X", "XX"][c.doubled]}` : _("passed out"));
+    this.reviewBox.replaceChildren(h("h2", {}, _("Review against perfect play")),
+      ...got.deals.map((deal) => h("div", { class: "review-deal", "data-deal": deal.deal_number },
+        h("h3", {}, _("Deal {n}", { n: deal.deal_number })),
+        h("p", {}, _("Par: {par}; reached: {contract}", {
+          par: contract(deal.par.contract), contract: deal.contract || _("passed out") })),
+        h("ul", {}, ...[0, 1].map((s) => h("li", { "data-seat": s }, _("{name}: tricks lost {tricks}, match chance lost {pct}%", {
+          name: this.seatName(s), tricks: deal.tricks_lost[s], pct: Math.round(100 * deal.chance_lost[s]) })))),
+        deal.mistakes.length ? h("ol", { class: "mistakes" }, ...deal.mistakes.map((m) => h("li", {},
+          _("{name}, {phase} {n}: {played}, better {best}", {
+            name: this.seatName(m.seat), phase: m.phase === "auction" ? _("call") : _("trick"),
+            n: m.number, played: m.played, best: m.best })))) : null)));
   }
 
   close() {

@@ -59,7 +59,7 @@ def _kernel_kills_orphan() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = ctypes.CDLL(None)
         return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
@@ -73,8 +73,8 @@ def _exit_when_ready(sentinel: int) -> None:
 def die_with_parent(use_kernel: bool = True) -> None:
     """A worker's initializer: the worker ends when the process that started it does.
     With ``use_kernel`` (and on Linux) the kernel kills it; otherwise, or where that fails,
-    a daemon thread waits on the parent's sentinel (multiprocessing's pipe from the
-    parent, at its end when the parent is gone) and exits the process."""
+    a daemon thread waits on the parent's sentinel (``parent_process().sentinel``, ready
+    once the parent is gone) and exits the process."""
     parent = multiprocessing.parent_process()
     if parent is None:
         return

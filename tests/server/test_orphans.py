@@ -75,7 +75,7 @@ def test_a_killed_server_leaves_no_process_behind(sqlite_url: str, tmp_path: Pat
     server = Server(sqlite_url, tmp_path, "--bot-workers", "2").start()
     slow = {"kind": "bot", "bot": "ismcts", "settings": {"seconds": 1.0}}
     try:
-        for _ in range(2):        # two tables of thinking bots: both workers busy
+        for _ in range(2):        # two tables of thinking bots: the workers killed mid-move
             server.create("sequence", [slow, slow])
         assert server.proc is not None
         deadline = time.monotonic() + 60

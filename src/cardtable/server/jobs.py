@@ -102,7 +102,11 @@ class Jobs:
         context = multiprocessing.get_context("spawn")
         self.pool = concurrent.futures.ProcessPoolExecutor(
             self.settings.bot_workers, mp_context=context, initializer=die_with_parent)
-        await asyncio.get_running_loop().run_in_executor(self.pool, _warm)
+        # every worker started now (one job each, all at once): no bot move or hint
+        # waits for a process to start
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self.pool, _warm)
+                               for _ in range(self.settings.bot_workers)))
 
     def stop(self) -> None:
         if self.pool is not None:

@@ -3,15 +3,27 @@ pool of ``--bot-workers`` processes, so that a bot thinking two seconds at one t
 never delays another table's moves. A bot's move comes back through the move pipeline,
 like a person's, and is dropped if the table moved on meanwhile. The random bot, which
 chooses in microseconds, plays in the server process.
+
+The workers die with the server, however it ends (a ``kill -9`` included): they are
+started with ``spawn``, so they are the server's own children (no forkserver between),
+and each asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG`` on Linux)
+or, elsewhere, watches its parent from a thread. multiprocessing's resource tracker, the
+one helper left, exits once the server and the workers are gone (docs/server.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import secrets
+import signal
+import sys
+import threading
 
 from cardtable.server.connections import Connection
 from cardtable.server.messages import HintFound
@@ -38,6 +50,42 @@ def _warm() -> int:
     return 0
 
 
+PR_SET_PDEATHSIG = 1   # <linux/prctl.h>
+
+
+def _kernel_kills_orphan() -> bool:
+    """On Linux, ask the kernel for SIGKILL when this process's parent ends; False where
+    that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None)
+        return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _exit_when_ready(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
+
+
+def die_with_parent(use_kernel: bool = True) -> None:
+    """A worker's initializer: the worker ends when the process that started it does.
+    With ``use_kernel`` (and on Linux) the kernel kills it; otherwise, or where that fails,
+    a daemon thread waits on the parent's sentinel (``parent_process().sentinel``, ready
+    once the parent is gone) and exits the process."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    if use_kernel and _kernel_kills_orphan():
+        if os.getppid() != parent.pid:   # the parent died before the prctl
+            os._exit(1)
+        return
+    threading.Thread(target=_exit_when_ready, args=(parent.sentinel,), daemon=True,
+                     name="die-with-parent").start()
+
+
 class Jobs:
     """The process pool, and the bot task of each room."""
 
@@ -47,10 +95,18 @@ class Jobs:
         self.pool: concurrent.futures.Executor | None = None
 
     async def start(self) -> None:
-        context = multiprocessing.get_context("forkserver")
-        self.pool = concurrent.futures.ProcessPoolExecutor(self.settings.bot_workers,
-                                                           mp_context=context)
-        await asyncio.get_running_loop().run_in_executor(self.pool, _warm)
+        # spawn, not forkserver: a forkserver would be the workers' parent, and it lives
+        # as long as they do (they hold its pipe), so nothing would notice the server's
+        # death. The pool starts workers from this thread (the event loop's, which lives
+        # as long as the server): PR_SET_PDEATHSIG fires when the starting thread ends.
+        context = multiprocessing.get_context("spawn")
+        self.pool = concurrent.futures.ProcessPoolExecutor(
+            self.settings.bot_workers, mp_context=context, initializer=die_with_parent)
+        # every worker started now (one job each, all at once): no bot move or hint
+        # waits for a process to start
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self.pool, _warm)
+                               for _ in range(self.settings.bot_workers)))
 
     def stop(self) -> None:
         if self.pool is not None:

@@ -126,6 +126,7 @@ def test_describe_gives_a_front_end_the_board_the_teams_and_the_phases() -> None
     assert info["phases"] == ["play"]
     bridge = cardtable.new_game("drawbridge").describe()
     assert bridge["phases"] == ["draw", "auction", "play"] and bridge["board"] is None
+    assert bridge["exports"] == ["pbn"] and info["exports"] == []
     rummy = cardtable.new_game("threethirteen").describe()
     assert rummy["wild_ranks"] == list("3456789TJQK")  # 3.2: threes wild in round 1
 

@@ -413,7 +413,8 @@ class Game:
 
     def describe(self) -> dict[str, Any]:
         """What a front end needs to draw this game, as JSON-able data: the declaration's
-        facts (name, title, phases, board), these options, each seat's team and the game's
+        facts (name, title, phases, board, export formats), these options, each seat's
+        team and the game's
         own facts (Three Thirteen: the wild rank of each round)."""
         d = self.declaration
         return {
@@ -425,6 +426,7 @@ class Game:
             "teams": [self.team_of(s) for s in range(self.num_players)],
             "phases": list(d.phases),
             "board": None if d.board is None else [list(row) for row in d.board],
+            "exports": list(d.exports),
             **self._facts(),
         }
 

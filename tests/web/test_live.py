@@ -461,10 +461,11 @@ def test_the_replay_of_a_draw_bridge_match_shows_its_review(browser: Any, server
     while p.page.request.get(f"{server}/api/tables/{table}").json()["status"] != "over":
         assert time.monotonic() < end, "two random bots did not finish a match to 1"
         time.sleep(0.2)
-    review = p.page.request.get(f"{server}/api/tables/{table}/review").json()
+    # the review (the solver's first use in the server may compile it: a generous wait)
+    review = p.page.request.get(f"{server}/api/tables/{table}/review", timeout=180_000).json()
     assert review["game"] == "drawbridge" and review["deals"]
     p.page.goto(f"{server}/t/{table}/replay")
-    p.page.wait_for_selector("#review .review-deal", timeout=60_000)
+    p.page.wait_for_selector("#review .review-deal", timeout=180_000)
     shown = p.page.inner_text("#review")
     assert "Par:" in shown and "tricks lost" in shown
     assert p.page.locator("#review .review-deal").count() == len(review["deals"])

@@ -581,9 +581,10 @@ export class TablePage {
             : null,
         h("a", { class: "button", href: `/t/${encodeURIComponent(this.id)}/replay`, "data-link": true, id: "replay-link" }, _("Replay the game")),
         h("a", { class: "button", href: record, download: `${this.table.game}-${this.id}.json`, id: "record" }, _("Download the record")),
-        this.table.game === "drawbridge"
-          ? h("a", { class: "button", href: `${record}?format=pbn`, download: `drawbridge-${this.id}.pbn` }, _("Download as PBN"))
-          : null,
+        // the formats the game offers besides JSON (Draw Bridge: PBN), as the engine says
+        ...((this.table.game_info && this.table.game_info.exports) || []).map((fmt) => h("a", {
+          class: "button", href: `${record}.${fmt}`, download: `${this.table.game}-${this.id}.${fmt}`, "data-format": fmt,
+        }, fmt === "pbn" ? _("Download as PBN") : fmt.toUpperCase())),
         h("a", { class: "button", href: "/", "data-link": true }, _("Back to the lobby")))));
   }
 

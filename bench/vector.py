@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import time
 from collections.abc import Callable
@@ -35,22 +34,15 @@ import numpy as np
 import cardtable
 from _args import positive
 from cardtable.vector import VectorSequence
+from playouts import run_once
 
 SIZES = [1, 16, 256, 1024, 4096, 16384]
 
 
 def scalar_steps_per_s(players: int, seconds: float, seed: int) -> float:
-    game = cardtable.new_game("sequence", players=players)
-    rng = random.Random(seed)
-    steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        s = game.deal(seed=seed + games)
-        while not s.is_terminal:
-            s.apply(rng.choice(s.legal_actions()))
-            steps += 1
-        games += 1
-    return steps / (time.perf_counter() - start)
+    """The scalar engine's random playouts, timed as bench/playouts.py times them."""
+    steps, _, elapsed = run_once("sequence", players, seconds, seed)
+    return steps / elapsed
 
 
 def timed(step: Callable[[], None], moves_per_call: int, seconds: float) -> float:

@@ -165,7 +165,11 @@ def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, serve
                 # a card picked, then another move typed: nothing stays picked afterwards
                 # (the bot's chip has landed: a dropping chip is drawn above its place)
                 a.page.wait_for_function("window.cardtable.table.motion.idle")
-                a.page.locator("#hand button.card.playable").first.click()
+                # (a card that goes on a cell: a dead card has no cell to show)
+                card = a.page.evaluate("(() => { const t = window.cardtable.table; return "
+                                       "t.view.hand.find((c) => t.legal.some((m) => "
+                                       "m.startsWith(c + ' '))); })()")
+                a.page.locator(f"#hand button.card[data-card='{card}']").first.click()
                 assert a.page.locator("#hand button.card.selected").count() == 1
                 # a legal cell is tinted and ringed, not given a thin outline
                 ring = a.page.evaluate("(() => { const s = getComputedStyle(document."

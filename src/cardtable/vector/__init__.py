@@ -5,9 +5,11 @@ imports this package.
 
 - ``VectorSequence``: N games of Sequence as arrays, stepped by numba kernels, exactly the
   rules of ``cardtable.sequence`` (tests/vector play both side by side).
+- ``VectorDrawBridge``: N matches of Draw Bridge, the same way (``cardtable.vector.drawbridge``).
 - ``SelfPlay``: pgx's shape, every seat's action from the caller.
 - ``cardtable.vector.gym.SequenceVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
-  the vector entry point of ``cardtable/Sequence-v0``.
+  the vector entry point of ``cardtable/Sequence-v0``; ``cardtable.vector.drawbridge_gym.
+  DrawBridgeVectorEnv`` that of ``cardtable/DrawBridge-v0``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("cardtable.vector needs NumPy and numba: pip install 'cardtable[vector]'"
                       ) from exc
 
+from cardtable.vector.drawbridge import DrawBridgeBatch, DrawBridgeResults, VectorDrawBridge
 from cardtable.vector.selfplay import SelfPlay, SelfPlayState
 from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
 
-__all__ = ["Results", "SelfPlay", "SelfPlayState", "SequenceBatch", "VectorSequence"]
+__all__ = ["DrawBridgeBatch", "DrawBridgeResults", "Results", "SelfPlay", "SelfPlayState",
+           "SequenceBatch", "VectorDrawBridge", "VectorSequence"]

@@ -25,6 +25,9 @@ import numpy as np
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
 
+#: the batched engine of each game that has one, by game name
+ENGINES = {"sequence": "VectorSequence", "drawbridge": "VectorDrawBridge"}
+
 
 @dataclass
 class SelfPlayState:
@@ -42,22 +45,30 @@ class SelfPlayState:
     #: (N,) a game ended this step by the rules / was cut at ``max_moves``
     terminated: np.ndarray
     truncated: np.ndarray
-    #: the full result of this step (winning team, turns, moves of each ended game)
-    results: Results
-    #: the engine's arrays (hands and deck included: never show them to a player)
-    batch: SequenceBatch
+    #: the full result of this step (winning team, turns, moves of each ended game; Draw
+    #: Bridge: ``DrawBridgeResults``)
+    results: Results | Any
+    #: the engine's arrays (hands and deck included: never show them to a player;
+    #: Draw Bridge: ``DrawBridgeBatch``)
+    batch: SequenceBatch | Any
 
 
 class SelfPlay:
-    """Batched self-play of Sequence; keywords: the game's options and ``max_moves``
-    (default 100,000, as cardtable.envs; None for no limit)."""
+    """Batched self-play of Sequence or Draw Bridge (``game``); keywords: the game's options
+    and ``max_moves`` (default 100,000, as cardtable.envs; None for no limit)."""
 
     def __init__(self, game: str = "sequence", max_moves: int | None = DEFAULT_MAX_MOVES,
                  **options: Any) -> None:
-        if game != "sequence":
+        if game not in ENGINES:
             raise ValueError(f"no batched engine for {game!r} yet; cardtable.vector has "
-                             "sequence")
-        self.engine = VectorSequence(max_moves=max_moves, **options)
+                             f"{', '.join(ENGINES)}")
+        self.engine: Any
+        if game == "drawbridge":
+            from cardtable.vector.drawbridge import VectorDrawBridge
+
+            self.engine = VectorDrawBridge(max_moves=max_moves, **options)
+        else:
+            self.engine = VectorSequence(max_moves=max_moves, **options)
         self.num_players = self.engine.num_players
         self.num_actions = self.engine.num_actions
         self.observation_size = self.engine.obs_size

@@ -261,3 +261,12 @@ def test_the_docstring_example_runs() -> None:
     import cardtable.vector.drawbridge
 
     assert doctest.testmod(cardtable.vector.drawbridge).failed == 0
+
+
+def test_the_benchmark_measures_draw_bridge_on_a_tiny_budget() -> None:
+    from tests.test_bench import run_bench, vector
+
+    report = run_bench("vector.py", "--game", "drawbridge", "--sizes", "1", "16", "--seconds",
+                       "0.05", "--runs", "1", "--gym-envs", "8", json_lines=False)
+    vector(report)
+    assert report["game"] == "drawbridge" and report["players"] == 2

@@ -135,8 +135,10 @@ def test_the_player_page_and_my_tables_from_the_key(browser: Any, own_server: Se
     other.page.wait_for_url(f"**/p/{ana_key['id']}")
     other.page.wait_for_selector("#key-panel")
     assert player_of(other)["id"] == ana_key["id"]
+    other.shot(shots, "players-claimed-phone")
     other.page.goto(server.base + "/")
     assert my_rows(other)[0] == waiting["id"]
+    other.shot(shots, "players-lobby-phone")
 
     # revoked there: the first browser's key stops working, it becomes a new player
     other.page.goto(f"{server.base}/p/{ana_key['id']}")

@@ -144,3 +144,32 @@ def test_websocket_raw_frames(fuzz_server: Server, tables: dict[str, Any],
         if answer["type"] == "error":
             assert answer["code"] in CODES and answer["code"] != "server/error", answer
     still_served(tables)
+
+
+@FUZZ
+@given(body=values | st.fixed_dictionaries({}, optional={"name": values, "code": values}),
+       key=st.text(max_size=60), player=st.text(max_size=40))
+def test_player_routes(fuzz_server: Server, tables: dict[str, Any], body: Any, key: str,
+                       player: str) -> None:
+    """The players' routes (docs/server.md: Players) with any body, key and id; and the
+    WebSocket with any player key: a refusal, never a crash."""
+    header = {"X-Player-Key": ascii(key)[1:-1].strip() or "x"}
+    for path in ("/api/players", "/api/players/claim", "/api/players/me/transfer",
+                 "/api/players/me/revoke"):
+        refusal_or_ok(httpx.post(fuzz_server.base + path, content=json.dumps(body),
+                                 headers=header, timeout=30))
+    refusal_or_ok(httpx.get(fuzz_server.base + "/api/players/me", headers=header,
+                            timeout=30))
+    refusal_or_ok(httpx.get(f"{fuzz_server.base}/api/players/{quote(player, safe='') or 'x'}",
+                            timeout=30))
+    table = tables["table"]["id"]
+    client = Client.__new__(Client)
+    from websockets.sync.client import connect
+    client.ws = connect(f"ws://127.0.0.1:{fuzz_server.port}/ws/tables/{table}"
+                        f"?player={quote(key, safe='')}", open_timeout=30)
+    client.messages, client.view, client.version = [], {}, -1
+    first = client.recv(10)
+    assert first["type"] == "welcome" or first["code"] in ("player/bad-key",
+                                                           "auth/bad-token"), first
+    client.close()
+    still_served(tables)

@@ -14,14 +14,15 @@ from cardtable.server.settings import Settings
 
 __all__ = ["Settings", "TokenFilter", "serve"]
 
-_SECRET = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
+_SECRET = re.compile(r"((?:token|player)=)[^&\s\"']+", re.IGNORECASE)
 
 
 class TokenFilter(logging.Filter):
-    """Hides ``token=...`` in log lines (uvicorn logs WebSocket paths with their query)."""
+    """Hides ``token=...`` and ``player=...`` (seat tokens, player keys) in log lines
+    (uvicorn logs WebSocket paths with their query)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str) and "token=" in record.msg.lower():
+        if isinstance(record.msg, str) and _SECRET.search(record.msg):
             record.msg = _SECRET.sub(r"\1***", record.msg)
         if record.args:
             args = record.args if isinstance(record.args, tuple) else (record.args,)

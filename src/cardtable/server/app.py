@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import cardtable
 from cardtable import web
-from cardtable.server import http_routes, ws_routes
+from cardtable.server import http_routes, players, ws_routes
 from cardtable.server.limits import RateLimits
 from cardtable.server.messages import error_body
 from cardtable.server.refusals import Refusal
@@ -54,7 +54,7 @@ class App(FastAPI):
             schema["paths"] = {path: route for path, route in schema["paths"].items()
                                if path.startswith("/api/")}
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            for model in http_routes.BODIES:
+            for model in (*http_routes.BODIES, *players.BODIES):
                 found = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(found.pop("$defs", {}))
                 components[model.__name__] = found
@@ -83,6 +83,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.service = service
     add_error_handlers(app)
     app.include_router(http_routes.router(service))
+    app.include_router(players.router(service))
     app.include_router(ws_routes.router(service))
     add_page(app)
     app.add_middleware(RateLimits, settings=settings)

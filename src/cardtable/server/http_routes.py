@@ -136,11 +136,17 @@ def router(service: TableService) -> APIRouter:
     @routes.post("/tables/{table_id}/seats/{seat}", response_model=SeatTaken,
                  openapi_extra=body_schema(TakeSeat))
     async def take(request: Request, table_id: str, seat: str) -> Response:
-        """Take a person's seat; the token is the only key to it."""
+        """Take a person's seat; the token is the only key to it. With the header
+        ``X-Player-Key`` the seat is that player's too (docs/server.md: Players)."""
         room = await service.rooms.find(table_id)
         body = read(TakeSeat, await body_of(request), "message/bad", "a seat request")
         number = seat_number(seat)
-        token = await service.take_seat(room, number, body.name or f"seat {number}")
+        player = await service.players.of_key(request.headers.get("x-player-key"),
+                                              required=False)
+        token = await service.take_seat(room, number, body.name or f"seat {number}",
+                                        None if player is None else player.id)
+        if player is not None and body.name:
+            await service.players.rename(player, body.name)
         return answer(SeatTaken(seat=number, token=token, table=room.summary()))
 
     @routes.delete("/tables/{table_id}/seats/{seat}", response_model=SeatLeft)

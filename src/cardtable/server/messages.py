@@ -235,6 +235,10 @@ class SeatSummary(Out):
     connected: bool
     #: a bot plays for the away person
     bot_playing: bool
+    #: the rating in this game of the player holding the seat, once it has one
+    rating: int | None = None
+    #: the public id of the player who held the seat (finished tables only)
+    player: str | None = None
 
 
 class TableSummary(Out):

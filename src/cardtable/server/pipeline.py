@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from cardtable import records
 from cardtable.core import IllegalActionError, InvalidActionError, NotYourTurnError
@@ -52,6 +53,8 @@ class Pipeline:
         self.db = db
         self.rooms = rooms
         self.moves_accepted = 0
+        #: called with a room once its game's end is stored (the players' ratings)
+        self.on_over: list[Callable[[Room], None]] = []
 
     async def play(self, room: Room, seat: int, move: str, version: int) -> None:
         """Check, apply, store, then tell everyone; a Refusal says why not."""
@@ -91,6 +94,12 @@ class Pipeline:
             if result is not None:
                 room.over = True
                 log.info("table %s is over after %d moves", room.id, new)
+                for hook in self.on_over:
+                    try:
+                        hook(room)
+                    except Exception as exc:
+                        log.error("table %s: an end-of-game hook failed (%s)", room.id,
+                                  type(exc).__name__)
             self.broadcast(room)
 
     async def _reload(self, room: Room) -> None:

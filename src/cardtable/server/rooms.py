@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,10 +68,23 @@ class Room:
     broken: bool = False
     #: the id of the rematch table once a seat asked for one
     rematch: str | None = None
+    #: per seat, the public id of the player whose key took it (None: no player key)
+    players: list[str | None] = field(default_factory=list)
+    #: (player id, game) -> the player's rating shown next to its name, or None
+    rate: Callable[[str, str], int | None] | None = None
 
     def __post_init__(self) -> None:
         now = time.monotonic()
         self.away_since = [now if s.kind == "person" else None for s in self.table.seats]
+        if not self.players:
+            self.players = [None] * len(self.table.seats)
+
+    def seat_of_player(self, player: str) -> int | None:
+        """The seat the player holds at this table (its first, if several)."""
+        for n, held in enumerate(self.players):
+            if held == player and self.tokens[n] is not None:
+                return n
+        return None
 
     @property
     def game(self) -> cardtable.Game:
@@ -131,6 +145,14 @@ class Room:
                              connected=connected[n],
                              bot_playing=s.kind == "person" and self.taken_over(n))
                  for n, (s, held) in enumerate(zip(table.seats, self.tokens, strict=True))]
+        for n, player in enumerate(self.players):
+            if player is None:
+                continue
+            rating = self.rate(player, self.game.name) if self.rate is not None else None
+            if rating is not None:
+                seats[n].rating = rating
+            if self.over:               # a finished game is public, with its players
+                seats[n].player = player
         summary = TableSummary(id=self.id, game=self.game.name,
                                title=self.game.declaration.title,
                                options=dict(self.game.options),
@@ -157,7 +179,7 @@ def room_from_row(row: TableRow) -> Room:
     return Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
                 started=row.status != "waiting", over=row.status == "over",
                 takeover_after=row.takeover_after,
-                rematch=row.rematch)
+                rematch=row.rematch, players=[s.player for s in row.seats])
 
 
 def check_bot(kind: str, settings: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
@@ -190,6 +212,8 @@ class Rooms:
         self.db = db
         self.live: dict[str, Room] = {}
         self.finished: OrderedDict[str, Room] = OrderedDict()
+        #: the ratings shown next to names (set by the service: cardtable.server.players)
+        self.rate: Callable[[str, str], int | None] | None = None
 
     async def load(self) -> None:
         """Replay every unfinished table this process owns."""
@@ -198,6 +222,7 @@ class Rooms:
         for row in rows:
             try:
                 self.live[row.id] = room_from_row(row)
+                self.live[row.id].rate = self.rate
             except Exception as exc:
                 log.error("table %s does not replay (%s); it stays stored but is not served",
                           row.id, type(exc).__name__)
@@ -220,6 +245,7 @@ class Rooms:
             raise Refusal("table/elsewhere", f"table {table_id} is played by the server "
                                              f"process {row.owner or 'default'!r}")
         room = room_from_row(row)
+        room.rate = self.rate
         if room.status == "over":
             self.keep_finished(room)
             return room
@@ -278,13 +304,14 @@ class Rooms:
         table = Table.new(game, table_seats(rows), seed=seed, created=row.created)
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
-                    over=False, takeover_after=takeover)
+                    over=False, takeover_after=takeover, rate=self.rate)
         self.live[table_id] = room
         log.info("table %s created: %s, %d seats", table_id, name, len(rows))
         return room
 
-    async def take_seat(self, room: Room, seat: int, name: str) -> str:
-        """Seat a person; the seat's token."""
+    async def take_seat(self, room: Room, seat: int, name: str,
+                        player: str | None = None) -> str:
+        """Seat a person (the player whose key took it, if any); the seat's token."""
         async with room.lock:
             seats = room.table.seats
             if not 0 <= seat < len(seats) or seats[seat].kind != "person":
@@ -299,10 +326,11 @@ class Rooms:
                     if s.kind == "person" and room.tokens[n] is None and n != seat]
             starts = not room.started and not free
             done = await asyncio.shield(self.db.run(lambda conn: self.store.take_seat(
-                conn, room.id, seat, name, digest, "playing" if starts else None)))
+                conn, room.id, seat, name, digest, "playing" if starts else None, player)))
             if not done:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             room.tokens[seat] = digest
+            room.players[seat] = player
             room.table.set_seat(seat, Seat("person", name))
             if starts:
                 room.started = True
@@ -318,11 +346,14 @@ class Rooms:
             if room.seat_of(token) != seat:
                 raise Refusal("auth/bad-token", f"that token does not hold seat {seat}")
             digest = hash_token(token)
+            keep = room.over
             done = await asyncio.shield(self.db.run(
-                lambda conn: self.store.leave_seat(conn, room.id, seat, digest)))
+                lambda conn: self.store.leave_seat(conn, room.id, seat, digest, keep)))
             if not done:
                 raise Refusal("auth/bad-token", f"that token does not hold seat {seat}")
             room.tokens[seat] = None
+            if not keep:
+                room.players[seat] = None
             gone = ErrorMessage(code="auth/bad-token", message="you left this seat")
             for conn in [c for c in room.conns if c.seat == seat]:
                 conn.push(gone)

@@ -14,6 +14,7 @@ from cardtable.server.database import Database
 from cardtable.server.jobs import Jobs
 from cardtable.server.messages import CreateTable, RematchTable, SeatRequest, Welcome
 from cardtable.server.pipeline import Pipeline
+from cardtable.server.players import Players
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room, Rooms
 from cardtable.server.settings import Settings
@@ -31,6 +32,9 @@ class TableService:
         self.rooms = Rooms(settings, store, self.db)
         self.pipeline = Pipeline(store, self.db, self.rooms)
         self.jobs = Jobs(settings, self.pipeline)
+        self.players = Players(store, self.db)
+        self.rooms.rate = self.players.ratings.shown
+        self.pipeline.on_over.append(self.players.finished)
         self.ticker: asyncio.Task[None] | None = None
 
     # -- life cycle
@@ -38,6 +42,7 @@ class TableService:
     async def start(self) -> None:
         self.db.start()
         await self.jobs.start()
+        await self.players.load()
         await self.rooms.load()
         for room in self.rooms.live.values():
             self.jobs.kick(room)
@@ -69,8 +74,9 @@ class TableService:
         self.jobs.kick(room)
         return room
 
-    async def take_seat(self, room: Room, seat: int, name: str) -> str:
-        token = await self.rooms.take_seat(room, seat, name)
+    async def take_seat(self, room: Room, seat: int, name: str,
+                        player: str | None = None) -> str:
+        token = await self.rooms.take_seat(room, seat, name, player)
         self.jobs.kick(room)
         return token
 
@@ -110,7 +116,8 @@ class TableService:
                         other.push(announce)
         new_room = await self.rooms.find(new_id)
         try:
-            token = await self.take_seat(new_room, seat, room.table.seats[seat].name)
+            token = await self.take_seat(new_room, seat, room.table.seats[seat].name,
+                                         room.players[seat])
         except Refusal as refusal:
             if refusal.code not in ("seat/taken", "move/game-over"):
                 raise

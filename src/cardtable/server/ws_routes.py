@@ -53,6 +53,13 @@ def router(service: TableService) -> APIRouter:
             if seat is None:
                 raise Refusal("auth/bad-token", "that seat token is not valid at this "
                                                 "table (left, or never given)")
+        elif params.get("player") is not None:
+            # a player key instead of a seat token (docs/server.md: Players)
+            player = await service.players.of_key(params.get("player"))
+            assert player is not None
+            seat = room.seat_of_player(player.id)
+            if seat is None:
+                raise Refusal("auth/bad-token", "that player holds no seat at this table")
         since_text = params.get("since")
         since = None
         if since_text is not None:

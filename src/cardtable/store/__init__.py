@@ -56,6 +56,8 @@ seats = sa.Table(
     sa.Column("bot", sa.String(32), nullable=True),
     sa.Column("settings", sa.Text, nullable=False),          # JSON
     sa.Column("token_hash", sa.String(64), nullable=True),   # sha256 of the seat token
+    # the player (cardtable.store.players) whose key took the seat, if one did
+    sa.Column("player_id", sa.String(32), nullable=True),
 )
 
 moves = sa.Table(
@@ -183,6 +185,8 @@ class SeatRow:
     bot: str | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     token_hash: str | None = None
+    #: the public id of the player holding the seat (taken with a player key), or None
+    player: str | None = None
 
 
 @dataclass
@@ -250,15 +254,18 @@ class Store:
             result=None, created=row.created, updated=stamp, owner=row.owner))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
-             "settings": json.dumps(s.settings), "token_hash": s.token_hash}
+             "settings": json.dumps(s.settings), "token_hash": s.token_hash,
+             "player_id": s.player}
             for n, s in enumerate(row.seats)])
 
     def take_seat(self, conn: Connection, table_id: str, seat: int, name: str,
-                  token_hash: str, status: str | None) -> bool:
-        """Give a free seat its token; False when someone else holds it already."""
+                  token_hash: str, status: str | None, player: str | None = None) -> bool:
+        """Give a free seat its token (and its player, if a player key took it); False
+        when someone else holds it already."""
         done = conn.execute(seats.update().where(
             seats.c.table_id == table_id, seats.c.seat == seat,
-            seats.c.token_hash.is_(None)).values(name=name, token_hash=token_hash))
+            seats.c.token_hash.is_(None)).values(name=name, token_hash=token_hash,
+                                                 player_id=player))
         if done.rowcount != 1:
             return False
         if status is not None:
@@ -266,10 +273,16 @@ class Store:
                 status=status, updated=now(precise=True)))
         return True
 
-    def leave_seat(self, conn: Connection, table_id: str, seat: int, token_hash: str) -> bool:
+    def leave_seat(self, conn: Connection, table_id: str, seat: int, token_hash: str,
+                   keep_player: bool = False) -> bool:
+        """Void a seat's token; its player too, unless ``keep_player`` (a finished game
+        stays the player's)."""
+        values: dict[str, Any] = {"token_hash": None}
+        if not keep_player:
+            values["player_id"] = None
         done = conn.execute(seats.update().where(
             seats.c.table_id == table_id, seats.c.seat == seat,
-            seats.c.token_hash == token_hash).values(token_hash=None))
+            seats.c.token_hash == token_hash).values(**values))
         return done.rowcount == 1
 
     def set_rematch(self, conn: Connection, table_id: str, rematch: str) -> bool:
@@ -332,8 +345,8 @@ class Store:
         return TableRow(
             id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
             takeover_after=r.takeover_after, status=r.status, version=r.version,
-            seats=[SeatRow(s.kind, s.name, s.bot, json.loads(s.settings), s.token_hash)
-                   for s in seat_rows],
+            seats=[SeatRow(s.kind, s.name, s.bot, json.loads(s.settings), s.token_hash,
+                           s.player_id) for s in seat_rows],
             moves=[(m.seat, m.notation) for m in move_rows],
             result=json.loads(r.result) if r.result else None, created=r.created,
             owner=r.owner, rematch=r.rematch)

@@ -4,6 +4,9 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
 ``static/index.html`` at ``/`` and ``/t/{id}``, and includes :func:`router`, which adds:
 
 - ``GET /rules`` and ``GET /rules/{game}``: the page (it shows the rules);
+- ``GET /p/{id}``: the page (it shows a player's page, ``GET /api/players/{id}``);
+- ``GET /claim``: the page (it takes the transfer code after ``#`` and asks
+  ``POST /api/players/claim`` for a key of that player);
 - ``GET /t/{id}/replay``: the page (it steps through a finished game from the server's
   ``GET /api/tables/{id}/replay``, built by :func:`cardtable.web.replay.replay_json`);
 - ``GET /api/rules/{game}?lang=en|km``: ``{"game", "lang", "markdown"}``, the rule book's
@@ -123,6 +126,14 @@ def router() -> Any:
 
     @routes.get("/rules/{game}", response_model=None)
     async def rules_game_page(game: str) -> Any:
+        return page()
+
+    @routes.get("/p/{player_id}", response_model=None)
+    async def player_page(player_id: str) -> Any:
+        return page()
+
+    @routes.get("/claim", response_model=None)
+    async def claim_page() -> Any:
         return page()
 
     @routes.get("/t/{table_id}/replay", response_model=None)

@@ -7,6 +7,7 @@ import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
 import { renderRules } from "./rules.js";
 import { ReplayPage } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
+import { ensurePlayer, myPage, renderClaim, renderPlayer, storedPlayer } from "./player.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -29,6 +30,7 @@ function header() {
     h("a", { href: "/", class: "brand", "data-link": true },
       h("span", { class: "logo", "aria-hidden": "true", html: LOGO }), _("Card table")),
     h("nav", {},
+      storedPlayer() ? h("a", { href: `/p/${encodeURIComponent(storedPlayer().id)}`, "data-link": true, id: "my-page" }, _("My games")) : null,
       h("a", { href: "/rules/sequence", "data-link": true }, _("Rules")),
       settingsPanel(),
       select));
@@ -48,12 +50,17 @@ async function route() {
   const table = path.match(/^\/t\/([^/]+)\/?$/);
   const replay = path.match(/^\/t\/([^/]+)\/replay\/?$/);
   const rules = path.match(/^\/rules\/?([a-z]*)\/?$/);
+  const player = path.match(/^\/p\/([^/]+)\/?$/);
   if (table) {
     page = new TablePage(app, decodeURIComponent(table[1]), navigate);
     await page.start();
   } else if (replay) {
     page = new ReplayPage(app, decodeURIComponent(replay[1]), navigate);
     await page.start();
+  } else if (player) {
+    await renderPlayer(app, decodeURIComponent(player[1]), navigate);
+  } else if (path === "/claim") {
+    await renderClaim(app, navigate);
   } else if (rules) {
     await renderRules(app, rules[1] || "sequence", navigate);
   } else if (path === "/") {
@@ -247,8 +254,19 @@ function myStatus(t, seat) {
   return [2, _("playing")];
 }
 
+/** The browser's tables: those of its player key (GET /api/players/me: the unfinished
+ *  ones and the last finished), then those it holds by a seat token alone. */
 async function refreshMine(box) {
-  const held = myTables();
+  const page = await myPage();
+  const fromKey = [];
+  if (page) {
+    for (const g of page.unfinished || []) if (g.summary) fromKey.push({ t: g.summary, seat: g.seat });
+    for (const g of (page.games || []).slice(0, 3)) {
+      fromKey.push({ t: { id: g.table, game: g.game, status: "over", result: g.result, seats: g.seats, created: g.created }, seat: g.seat });
+    }
+  }
+  const known = new Set(fromKey.map(({ t }) => t.id));
+  const held = myTables().filter(({ id }) => !known.has(id));
   const rows = await Promise.all(held.map(async ({ id, seat }) => {
     try {
       return { t: await api("GET", `/api/tables/${encodeURIComponent(id)}`), seat };
@@ -257,7 +275,7 @@ async function refreshMine(box) {
       return null;   // else: the server is away; the next refresh tries again
     }
   }));
-  const found = rows.filter(Boolean).map(({ t, seat }) => ({ t, seat, status: myStatus(t, seat) }));
+  const found = [...fromKey, ...rows.filter(Boolean)].map(({ t, seat }) => ({ t, seat, status: myStatus(t, seat) }));
   found.sort((x, y) => x.status[0] - y.status[0] || String(y.t.created).localeCompare(String(x.t.created)));
   const key = JSON.stringify(found.map(({ t, seat, status }) => [t.id, seat, status[1]]));
   if (box.dataset.shown === key) return;   // nothing changed: the page is left as drawn
@@ -296,7 +314,8 @@ async function refreshTables(list) {
   }
   list.replaceChildren(...tables.map((t) => {
     const free = (t.seats || []).findIndex((s) => s.kind === "person" && !s.taken);
-    const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name) : s.taken ? s.name : _("free seat")));
+    const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name)
+      : s.taken ? (s.rating ? `${s.name} (${s.rating})` : s.name) : _("free seat")));
     return h("div", { class: "table-row" },
       h("div", {}, h("strong", {}, gameTitle(t.game)), " · ", statusLabel(t.status),
         h("div", { class: "muted" }, names.join(", "))),
@@ -321,5 +340,6 @@ window.addEventListener("popstate", route);
 
 (async () => {
   await setLanguage(preferredLanguage());
+  await ensurePlayer();   // the first visit: a player key for this browser
   await route();
 })();

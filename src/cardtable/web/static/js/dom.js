@@ -33,8 +33,8 @@ export class ApiError extends Error {
 }
 
 /** A JSON request to the server's /api; errors become ApiError(code, message). */
-export async function api(method, path, body = undefined, token = undefined) {
-  const headers = { Accept: "application/json" };
+export async function api(method, path, body = undefined, token = undefined, extra = undefined) {
+  const headers = { Accept: "application/json", ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;

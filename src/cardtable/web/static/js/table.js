@@ -7,6 +7,7 @@ import { Motion } from "./motion.js";
 import { api, copyText, h, nameInput, toast } from "./dom.js";
 import { inviteNotice } from "./invite.js";
 import { botLabel, gameTitle } from "./names.js";
+import { myPage, playerHeaders, storedPlayer } from "./player.js";
 import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
@@ -40,8 +41,9 @@ export function myTables() {
 }
 
 export async function takeSeat(tableId, seat, name) {
+  // with the player key: the seat is this browser's player's too (docs/web.md: Players)
   const got = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`,
-    { name: name || _("Player {n}", { n: seat + 1 }) });
+    { name: name || _("Player {n}", { n: seat + 1 }) }, undefined, playerHeaders());
   localStorage.setItem(seatKey(tableId), JSON.stringify({ seat: got.seat, token: got.token }));
   return got;
 }
@@ -107,10 +109,18 @@ export class TablePage {
     if (saved) {
       this.seat = saved.seat;
       this.token = saved.token;
+    } else if (storedPlayer()) {
+      // no seat token here (a key moved from another browser): the player key opens the seat
+      const page = await myPage();
+      const held = page && (page.unfinished || []).find((g) => g.table === this.id);
+      if (held) {
+        this.seat = held.seat;
+        this.viaKey = true;
+      }
     }
     const wanted = new URLSearchParams(location.search).get("seat");
     this.build();
-    if (!this.token && wanted !== null) {
+    if (!this.token && !this.viaKey && wanted !== null) {
       const notice = inviteNotice(this.table, wanted);
       if (notice) this.joinBox.replaceChildren(h("p", { class: "notice", id: "invite-notice", role: "status" }, notice));
       else this.showJoin(Number(wanted));
@@ -167,6 +177,7 @@ export class TablePage {
     if (this.closed) return;
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
+    else if (this.viaKey && storedPlayer()) params.set("player", storedPlayer().key);
     params.set("since", String(Math.max(this.version, 0)));
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.id)}?${params}`);
@@ -303,9 +314,10 @@ export class TablePage {
         break;
       case "error":
         this.hintPending = false;
-        if (msg.code === "auth/bad-token") {
+        if (msg.code === "auth/bad-token" || msg.code === "player/bad-key") {
           localStorage.removeItem(seatKey(this.id));
           this.token = null;
+          this.viaKey = false;
           this.seat = null;
           this.reconnect(true);
         }
@@ -523,13 +535,16 @@ export class TablePage {
       const online = info.kind === "bot" || this.connected[i];
       const dot = !known ? ["unknown", _("not known while the server cannot be reached")]
         : online ? ["on", _("connected")] : ["off", _("away")];
-      const sit = this.seat === null && this.token === null && info.kind === "person" && !info.taken
+      const sit = this.seat === null && this.token === null && !this.viaKey && info.kind === "person" && !info.taken
         && this.table.status !== "over"
         ? h("button", { class: "small primary", onclick: () => this.showJoin(i) }, _("Sit here")) : null;
       return h("div", { class: classes.join(" "), "data-seat": i },
         v.current_player === i && !v.is_terminal ? h("span", { class: "arrow", "aria-hidden": "true" }, "▶") : null,
         this.game.seatBadge ? this.game.seatBadge(this, i) : null,
-        h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat") : this.seatName(i)),
+        h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat")
+          : info.player ? h("a", { href: `/p/${encodeURIComponent(info.player)}`, "data-link": true }, this.seatName(i))
+            : this.seatName(i)),
+        info.rating ? h("span", { class: "rating", title: _("Rating"), "aria-label": _("Rating {n}", { n: info.rating }) }, String(info.rating)) : null,
         h("span", { class: `dot ${dot[0]}`, title: dot[1], "aria-label": dot[1] }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
         (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,

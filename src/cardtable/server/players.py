@@ -1,0 +1,464 @@
+"""Players without accounts (docs/server.md: Players): keys, the player page, ratings.
+
+A browser asks ``POST /api/players`` once and keeps the key it is given; it sends it as
+``X-Player-Key`` when it takes a seat (the seat then belongs to the player) and to read
+its own page (``GET /api/players/me``), to get a one-time transfer code for another
+browser, or to revoke its keys. The server stores the key's SHA-256 only.
+
+Ratings come from OpenSkill (the Plackett-Luce model of the ``openskill`` package) over
+every finished table between people (no bot seat, every seat a different player's),
+in the order they finished; they are derived from the stored tables when the server
+starts and updated as tables finish. The number shown is ``1500 + 24 * (mu - 3 sigma)``
+rounded (a new player: 1500).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from openskill.models import PlackettLuce, PlackettLuceRating
+from pydantic import StrictStr, StringConstraints
+
+import cardtable
+from cardtable.server.database import Database
+from cardtable.server.messages import (
+    In,
+    Name,
+    Out,
+    Result,
+    TableSummary,
+    parse_json,
+    read,
+)
+from cardtable.server.refusals import Refusal
+from cardtable.server.rooms import Room
+from cardtable.store import Store, hash_token
+from cardtable.store import players as stored
+from cardtable.store.players import GameRow, PlayerRow
+
+log = logging.getLogger("cardtable.server")
+
+#: the header a browser sends its player key in
+KEY_HEADER = "x-player-key"
+#: seconds a transfer code stays valid
+TRANSFER_SECONDS = 600
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I
+CODE_LENGTH = 10
+
+
+# ---------------------------------------------------------------- messages
+
+
+class NewPlayer(In):
+    """POST /api/players: the display name, if the browser has one yet."""
+
+    name: Name | None = None
+
+
+class ClaimCode(In):
+    """POST /api/players/claim: a transfer code shown in the other browser."""
+
+    code: Annotated[StrictStr, StringConstraints(min_length=1, max_length=32)]
+
+
+class PlayerInfo(Out):
+    """What is public of a player: its id and display name."""
+
+    id: str
+    name: str
+
+
+class PlayerKey(Out):
+    """A player and the key that is its only proof: keep it, it is shown once."""
+
+    player: PlayerInfo
+    key: str
+
+
+class TransferCode(Out):
+    """A one-time code (and a link with it) that gives another browser a key of this
+    player; it expires after ``expires_in`` seconds."""
+
+    code: str
+    link: str
+    expires_in: int
+
+
+class Rating(Out):
+    game: str
+    #: the number shown: 1500 + 24 * (mu - 3 sigma), rounded
+    rating: int
+    mu: float
+    sigma: float
+    #: rated games (between people) of this game
+    games: int
+
+
+class Stats(Out):
+    game: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    rated: int
+
+
+class GameSeat(Out):
+    seat: int
+    kind: str
+    name: str
+    #: the player's public id (finished games only)
+    player: str | None = None
+
+
+class GameEntry(Out):
+    """One game of a player: its table, its seat, the outcome once over."""
+
+    table: str
+    game: str
+    title: str
+    status: str
+    seat: int
+    created: str
+    updated: str
+    seats: list[GameSeat]
+    #: "won", "lost" or "draw" once over
+    outcome: Literal["won", "lost", "draw"] | None = None
+    result: Result | None = None
+    #: between people only: counted in the ratings
+    rated: bool = False
+    #: the page that steps through the finished game
+    replay: str | None = None
+    #: an unfinished table's summary (to the key's holder only)
+    summary: TableSummary | None = None
+
+
+class PlayerPage(Out):
+    """GET /api/players/{id}: the public page; ``unfinished`` only to the key's holder
+    (GET /api/players/me)."""
+
+    player: PlayerInfo
+    ratings: list[Rating]
+    stats: list[Stats]
+    #: finished games, the newest first (at most 100)
+    games: list[GameEntry]
+    unfinished: list[GameEntry] | None = None
+
+
+# ---------------------------------------------------------------- ratings
+
+
+def _teams(game: str, options: dict[str, Any], players: int) -> list[int]:
+    """Each seat's team (its own seat number when the game has no teams)."""
+    try:
+        info = cardtable.new_game(game, **{**options, "players": players}).describe()
+        teams = info.get("teams")
+        if isinstance(teams, list) and len(teams) == players:
+            return [int(t) for t in teams]
+    except Exception:
+        pass
+    return list(range(players))
+
+
+def rated(row: GameRow) -> bool:
+    """A finished game between people: no bot seat, every seat a different player's."""
+    ids = [p for _, _, p in row.seats]
+    return (row.status == "over" and row.result is not None and len(ids) >= 2
+            and all(kind == "person" for kind, _, _ in row.seats)
+            and None not in ids and len(set(ids)) == len(ids))
+
+
+def outcome(row: GameRow, seat: int) -> Literal["won", "lost", "draw"] | None:
+    if row.result is None:
+        return None
+    winners = list(row.result.get("winners", []))
+    if not winners or len(winners) == len(row.seats):
+        return "draw"
+    return "won" if seat in winners else "lost"
+
+
+@dataclass
+class Ratings:
+    """Every player's OpenSkill rating per game, from the finished games in order."""
+
+    model: PlackettLuce = field(default_factory=PlackettLuce)
+    ratings: dict[tuple[str, str], PlackettLuceRating] = field(default_factory=dict)
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    done: set[str] = field(default_factory=set)
+
+    def apply(self, row: GameRow) -> None:
+        if not rated(row) or row.table_id in self.done or row.result is None:
+            return
+        self.done.add(row.table_id)
+        ids = [p for _, _, p in row.seats if p is not None]
+        teams = _teams(row.game, row.options, len(ids))
+        order = sorted(set(teams))
+        groups = [[n for n in range(len(ids)) if teams[n] == t] for t in order]
+        winners = set(row.result.get("winners", []))
+        ranks: list[float] = [1 if winners & set(g) or not winners else 2 for g in groups]
+        before = [[self.rating(ids[n], row.game) for n in g] for g in groups]
+        after = self.model.rate(before, ranks=ranks)
+        for g, new in zip(groups, after, strict=True):
+            for n, rating in zip(g, new, strict=True):
+                self.ratings[ids[n], row.game] = rating
+                self.counts[ids[n], row.game] = self.counts.get((ids[n], row.game), 0) + 1
+
+    def rating(self, player: str, game: str) -> PlackettLuceRating:
+        found = self.ratings.get((player, game))
+        return found if found is not None else self.model.rating()
+
+    def shown(self, player: str, game: str) -> int | None:
+        """The number shown next to the player's name, once it has a rated game."""
+        found = self.ratings.get((player, game))
+        return None if found is None else shown(found)
+
+    def of(self, player: str) -> list[Rating]:
+        return [Rating(game=game, rating=shown(r), mu=round(r.mu, 3),
+                       sigma=round(r.sigma, 3), games=self.counts.get((pid, game), 0))
+                for (pid, game), r in sorted(self.ratings.items()) if pid == player]
+
+
+def shown(rating: PlackettLuceRating) -> int:
+    return round(1500 + 24 * (rating.mu - 3 * rating.sigma))
+
+
+# ---------------------------------------------------------------- the service
+
+
+def new_code() -> str:
+    letters = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+    return f"{letters[:5]}-{letters[5:]}"
+
+
+def code_hash(code: str) -> str:
+    return hash_token("".join(code.upper().split()).replace("-", ""))
+
+
+class Players:
+    """The players of the database: keys, pages and ratings."""
+
+    def __init__(self, store: Store, db: Database) -> None:
+        self.store = store
+        self.db = db
+        self.ratings = Ratings()
+
+    async def load(self) -> None:
+        rows: list[GameRow] = await self.db.run(stored.finished_games)
+        for row in rows:
+            self.ratings.apply(row)
+        log.info("%d rated games between players", len(self.ratings.done))
+
+    def finished(self, room: Room) -> None:
+        """A table's end is stored: its players' ratings move (pipeline.on_over)."""
+        result = room.result()
+        seats = [(s.kind, s.name, room.players[n]) for n, s in enumerate(room.table.seats)]
+        row = GameRow(room.id, room.game.name, "over", -1, room.table.created, "",
+                      None if result is None else result.data(), seats,
+                      dict(room.game.options))
+        self.ratings.apply(row)
+
+    async def create(self, name: str | None) -> tuple[PlayerRow, str]:
+        key = secrets.token_urlsafe(24)
+        player_id = secrets.token_urlsafe(9)
+        row: PlayerRow = await self.db.run(lambda conn: stored.create_player(
+            conn, player_id, name or "", hash_token(key)))
+        log.info("player %s created", player_id)
+        return row, key
+
+    async def of_key(self, key: str | None, required: bool = True) -> PlayerRow | None:
+        """The player of ``key``; player/bad-key when it is no key (or None when not
+        ``required`` and no key was sent)."""
+        if key is None or not key.strip():
+            if required:
+                raise Refusal("player/bad-key", f"send the player key as '{KEY_HEADER}'")
+            return None
+        digest = hash_token(key.strip())
+        row: PlayerRow | None = await self.db.run(
+            lambda conn: stored.player_of_key(conn, digest))
+        if row is None:
+            raise Refusal("player/bad-key", "that player key is not valid (revoked, or "
+                                            "never given)")
+        return row
+
+    async def rename(self, player: PlayerRow, name: str) -> None:
+        if name and name != player.name:
+            await self.db.run(lambda conn: stored.rename(conn, player.id, name))
+
+    async def transfer(self, player: PlayerRow) -> tuple[str, int]:
+        code = new_code()
+        expires = time.time() + TRANSFER_SECONDS
+        await self.db.run(lambda conn: stored.set_transfer(conn, player.id, code_hash(code),
+                                                           expires))
+        return code, TRANSFER_SECONDS
+
+    async def claim(self, code: str) -> tuple[PlayerRow, str]:
+        key = secrets.token_urlsafe(24)
+        digest = code_hash(code)
+        row: PlayerRow | None = await self.db.run(lambda conn: stored.claim_transfer(
+            conn, digest, time.time(), hash_token(key)))
+        if row is None:
+            raise Refusal("player/bad-code", "that transfer code is not valid (used, "
+                                             "expired, or never given)")
+        log.info("player %s: a key moved to another browser", row.id)
+        return row, key
+
+    async def revoke(self, player: PlayerRow) -> str:
+        key = secrets.token_urlsafe(24)
+        await self.db.run(lambda conn: stored.revoke(conn, player.id, hash_token(key)))
+        log.info("player %s: keys revoked", player.id)
+        return key
+
+    async def page(self, player: PlayerRow, private: bool, summaries: Any = None
+                   ) -> PlayerPage:
+        finished: list[GameRow] = await self.db.run(
+            lambda conn: stored.games_of(conn, player.id, finished=True, limit=100_000))
+        stats: dict[str, Stats] = {}
+        for row in finished:
+            entry = stats.setdefault(row.game, Stats(game=row.game, played=0, won=0,
+                                                     lost=0, drawn=0, rated=0))
+            entry.played += 1
+            result = outcome(row, row.seat)
+            if result == "won":
+                entry.won += 1
+            elif result == "lost":
+                entry.lost += 1
+            else:
+                entry.drawn += 1
+            entry.rated += rated(row)
+        out = PlayerPage(player=PlayerInfo(id=player.id, name=player.name),
+                         ratings=self.ratings.of(player.id),
+                         stats=[stats[g] for g in sorted(stats)],
+                         games=[self.entry(row, True) for row in finished[:100]])
+        if private:
+            unfinished: list[GameRow] = await self.db.run(
+                lambda conn: stored.games_of(conn, player.id, finished=False))
+            entries: list[GameEntry] = []
+            for row in unfinished:
+                game = self.entry(row, False)
+                if summaries is not None:
+                    summary = await summaries(row.table_id)
+                    if summary is None:
+                        continue
+                    game.summary = summary
+                entries.append(game)
+            out.unfinished = entries
+        return out
+
+    def entry(self, row: GameRow, public: bool) -> GameEntry:
+        try:
+            title = cardtable.declaration(row.game).title
+        except Exception:
+            title = row.game
+        seats = []
+        for n, (kind, name, pid) in enumerate(row.seats):
+            seat = GameSeat(seat=n, kind=kind, name=name)
+            if public and pid is not None:
+                seat.player = pid
+            seats.append(seat)
+        entry = GameEntry(table=row.table_id, game=row.game, title=title, status=row.status,
+                          seat=row.seat, created=row.created, updated=row.updated,
+                          seats=seats)
+        if row.status == "over" and row.result is not None:
+            entry.outcome = outcome(row, row.seat)
+            entry.result = Result(**row.result)
+            entry.rated = rated(row)
+            entry.replay = f"/t/{row.table_id}/replay"
+        return entry
+
+
+# ---------------------------------------------------------------- the routes
+
+#: the request bodies, for the OpenAPI document
+BODIES: tuple[type[In], ...] = (NewPlayer, ClaimCode)
+
+
+def answer(message: Out, status: int = 200) -> Response:
+    return Response(message.text(), status_code=status, media_type="application/json",
+                    headers={"Cache-Control": "no-store"})
+
+
+def router(service: Any) -> APIRouter:
+    """The players' routes under /api/players, served by ``service`` (a TableService)."""
+    players: Players = service.players
+    settings = service.settings
+    routes = APIRouter(prefix="/api/players")
+
+    async def body_of(request: Request) -> Any:
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > settings.max_body:
+                raise Refusal("message/too-large",
+                              f"a request body may hold at most {settings.max_body} bytes")
+        return parse_json(raw, settings.max_body) if raw else {}
+
+    async def holder(request: Request) -> PlayerRow:
+        row = await players.of_key(request.headers.get(KEY_HEADER))
+        assert row is not None
+        return row
+
+    def key_answer(row: PlayerRow, key: str, status: int = 200) -> Response:
+        return answer(PlayerKey(player=PlayerInfo(id=row.id, name=row.name), key=key),
+                      status)
+
+    async def summary_of(table_id: str) -> TableSummary | None:
+        try:
+            room = await service.rooms.find(table_id)
+        except Refusal:
+            return None
+        summary: TableSummary = room.summary()
+        return summary
+
+    @routes.post("", status_code=201, response_model=PlayerKey)
+    async def create(request: Request) -> Response:
+        """A new player and its key (a browser's first visit)."""
+        body = read(NewPlayer, await body_of(request), "message/bad", "a player request")
+        row, key = await players.create(body.name)
+        return key_answer(row, key, 201)
+
+    @routes.get("/me", response_model=PlayerPage)
+    async def me(request: Request) -> Response:
+        """The key holder's own page: the public one plus its unfinished games."""
+        row = await holder(request)
+        return answer(await players.page(row, True, summary_of))
+
+    @routes.post("/me/transfer", response_model=TransferCode)
+    async def transfer(request: Request) -> Response:
+        """A one-time code for another browser (a new one voids the last)."""
+        row = await holder(request)
+        code, seconds = await players.transfer(row)
+        base = str(request.base_url).rstrip("/")
+        return answer(TransferCode(code=code, link=f"{base}/claim#{code}",
+                                   expires_in=seconds))
+
+    @routes.post("/me/revoke", response_model=PlayerKey)
+    async def revoke(request: Request) -> Response:
+        """Every key of the player (and its transfer code) void; a new key for this
+        browser."""
+        row = await holder(request)
+        return key_answer(row, await players.revoke(row))
+
+    @routes.post("/claim", response_model=PlayerKey)
+    async def claim(request: Request) -> Response:
+        """A transfer code, once, for a key of its player."""
+        body = read(ClaimCode, await body_of(request), "player/bad-code", "a claim")
+        row, key = await players.claim(body.code)
+        return key_answer(row, key)
+
+    @routes.get("/{player_id}", response_model=PlayerPage)
+    async def public(player_id: str) -> Response:
+        """A player's public page: name, ratings, statistics and finished games."""
+        if len(player_id) > 32:
+            raise Refusal("player/not-found", "there is no such player")
+        row = await service.db.run(lambda conn: stored.load_player(conn, player_id))
+        if row is None:
+            raise Refusal("player/not-found", "there is no such player")
+        return answer(await players.page(row, False))
+
+    return routes

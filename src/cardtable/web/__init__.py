@@ -8,6 +8,8 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
   ``GET /api/tables/{id}/replay``, built by :func:`cardtable.web.replay.replay_json`);
 - ``GET /api/rules/{game}?lang=en|km``: ``{"game", "lang", "markdown"}``, the rule book's
   common terms and the game's section (``RULES.md`` or ``RULES.km.md``);
+- ``GET /api/levels``: ``{"levels": {game: [level, ...]}}``, each game's bot levels,
+  weakest first (``cardtable.bots.levels``: name, label, bot, settings, strength, evidence);
 - ``GET /api/arrange?cards=7S,KS,...&round=5&aces=low&all_wild_melds=true&face_values=ten``:
   a Three Thirteen hand split into its best melds and deadwood
   (``cardtable.threethirteen.arrange``): ``{"melds", "deadwood", "penalty"}``. (Which
@@ -62,6 +64,15 @@ def arrange_json(cards: str, round: str, aces: str = "low", all_wild_melds: str 
     return {"melds": melds, "deadwood": deadwood, "penalty": penalty}
 
 
+def levels_json() -> dict[str, Any]:
+    """The /api/levels answer: each game's bot levels, weakest first."""
+    import cardtable
+    from cardtable.bots.levels import levels
+
+    return {"levels": {d.name: [level.as_json() for level in levels(d.name)]
+                       for d in cardtable.declarations()}}
+
+
 def rules_json(game: str, lang: str = "en") -> dict[str, Any]:
     """The /api/rules answer; OptionsError for an unknown game or language."""
     from cardtable import OptionsError
@@ -106,6 +117,10 @@ def router() -> Any:
             return arrange_json(cards, round, aces, all_wild_melds, face_values)
         except ValueError as exc:
             return refuse("options/bad", exc)
+
+    @routes.get("/api/levels", response_model=None)
+    async def bot_levels() -> Any:
+        return levels_json()
 
     @routes.get("/api/rules/{game}", response_model=None)
     async def rules(game: str, lang: str = "en") -> Any:

@@ -89,7 +89,13 @@ async function loadGames() {
     const data = await api("GET", "/api/games");
     const games = Array.isArray(data) ? data : data.games;
     const bots = (!Array.isArray(data) && (data.bots || data.bot_kinds)) || BOT_KINDS;
-    gamesCache = { games, bots: bots.map((b) => (typeof b === "string" ? b : b.name)) };
+    let levels = {};
+    try {
+      levels = (await api("GET", "/api/levels")).levels || {};
+    } catch (err) {
+      levels = {};   // an older server: the seats offer the bot kinds alone
+    }
+    gamesCache = { games, bots: bots.map((b) => (typeof b === "string" ? b : b.name)), levels };
   }
   return gamesCache;
 }
@@ -128,9 +134,23 @@ function readOption(spec, form) {
   return choice === undefined ? el.value : choice;
 }
 
-function seatRow(i, bots, isFirst) {
-  const kinds = [["person", isFirst ? _("You") : _("Person")], ...bots.map((b) => [`bot:${b}`, botLabel(b)])];
-  const fallback = bots.includes("heuristic") ? "bot:heuristic" : `bot:${bots[0]}`;
+/** A level's name and strength in the page's language ("Medium: builds and blocks lines…"). */
+export function levelText(level) {
+  return `${_(level.label)} — ${_(level.strength)}`;
+}
+
+/** The level a game's "play now" starts with: the middle one (medium), or the only one. */
+function defaultLevel(levels) {
+  return levels.find((l) => l.name === "medium") || levels[Math.floor((levels.length - 1) / 2)];
+}
+
+function seatRow(i, bots, isFirst, levels = []) {
+  // the game's levels, weakest first (GET /api/levels), then the bots no level names
+  const leveled = levels.map((l) => [`bot:${l.bot}`, `${_(l.label)} (${botLabel(l.bot)})`]);
+  const others = bots.filter((b) => !levels.some((l) => l.bot === b)).map((b) => [`bot:${b}`, botLabel(b)]);
+  const kinds = [["person", isFirst ? _("You") : _("Person")], ...leveled, ...others];
+  const middle = levels.length ? defaultLevel(levels) : null;
+  const fallback = middle ? `bot:${middle.bot}` : bots.includes("heuristic") ? "bot:heuristic" : `bot:${bots[0]}`;
   return h("div", { class: "seat-choice" },
     h("label", { for: `seat-${i}` }, _("Seat {n}", { n: i + 1 })),
     h("select", { id: `seat-${i}`, name: `seat-${i}` },
@@ -147,7 +167,7 @@ async function lobby() {
     main.append(h("p", { class: "error" }, _("The server cannot be reached: {message}", { message: err.message })));
     return;
   }
-  const { games, bots } = data;
+  const { games, bots, levels } = data;
   const name = nameInput({
     id: "player-name", name: "player",
     value: localStorage.getItem("cardtable:name") || "", placeholder: _("Your name"),
@@ -163,7 +183,8 @@ async function lobby() {
 
   function drawSeats() {
     const n = Number(playersSelect.value);
-    seatsBox.replaceChildren(...Array.from({ length: n }, (_x, i) => seatRow(i, bots, i === 0)));
+    const gameLevels = levels[gameSelect.value] || [];
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_x, i) => seatRow(i, bots, i === 0, gameLevels)));
   }
   function drawGame() {
     const decl = games.find((g) => g.name === gameSelect.value);
@@ -188,7 +209,9 @@ async function lobby() {
       const seats = [];
       for (let i = 0; i < players; i++) {
         const value = form.elements[`seat-${i}`].value;
-        seats.push(value === "person" ? { kind: "person" } : { kind: "bot", bot: value.slice(4), settings: {} });
+        const level = (levels[decl.name] || []).find((l) => l.bot === value.slice(4));
+        seats.push(value === "person" ? { kind: "person" }
+          : { kind: "bot", bot: value.slice(4), settings: level ? { ...level.settings } : {} });
       }
       localStorage.setItem("cardtable:name", name.value.trim());
       try {
@@ -217,7 +240,13 @@ async function lobby() {
   const list = h("div", { class: "table-list", id: "table-list" });
   const mine = h("section", { class: "card-panel my-tables", id: "my-tables", hidden: true },
     h("h2", {}, _("Your tables")), h("div", { class: "table-list" }));
-  main.append(mine, form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list));
+  const pick = gamePicker(games, levels, name, (game) => {
+    gameSelect.value = game;
+    drawGame();
+    form.scrollIntoView({ block: "start" });
+    gameSelect.focus();
+  });
+  main.append(mine, pick, form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list));
   drawGame();
   await Promise.all([refreshTables(list), refreshMine(mine)]);
   const timer = setInterval(() => {
@@ -227,6 +256,68 @@ async function lobby() {
       refreshMine(mine);
     }
   }, 5000);
+}
+
+// ------------------------------------------------------------------ the games, play now
+
+/** How a game plays, in one line. */
+function gameLine(game) {
+  switch (game) {
+    case "sequence": return _("Play a card, put a chip on its cell: five in a row make a sequence.");
+    case "drawbridge": return _("Two players: win tricks to draw the cards, then bid and play them out.");
+    case "threethirteen": return _("Draw and discard to lay your hand out in melds; the wild card changes every round.");
+    default: return "";
+  }
+}
+
+/** Each game as a site shows it: its table's picture, a line on how it plays, its bot
+ *  levels with how strong each is, "play now against a bot" in one click, and "more
+ *  options" (the full form below). */
+function gamePicker(games, levels, nameBox, moreOptions) {
+  const cards = games.map((g) => {
+    const gameLevels = levels[g.name] || [];
+    const levelSelect = gameLevels.length ? h("select", { id: `level-${g.name}`, "aria-label": _("Bot level") },
+      gameLevels.map((l) => h("option", { value: l.name, selected: l === defaultLevel(gameLevels) }, _(l.label)))) : null;
+    const strength = h("p", { class: "level-strength", id: `strength-${g.name}` });
+    const showStrength = () => {
+      const level = gameLevels.find((l) => l.name === (levelSelect && levelSelect.value));
+      strength.textContent = level ? _(level.strength) : "";
+    };
+    if (levelSelect) levelSelect.addEventListener("change", showStrength);
+    showStrength();
+    const play = async (button) => {
+      button.disabled = true;
+      const level = gameLevels.find((l) => l.name === (levelSelect && levelSelect.value));
+      const players = g.default_players || g.players[0];
+      const bot = level ? { kind: "bot", bot: level.bot, settings: { ...level.settings } }
+        : { kind: "bot", bot: "heuristic", settings: {} };
+      const seats = [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ ...bot }))];
+      const who = nameBox.value.trim();
+      localStorage.setItem("cardtable:name", who);
+      try {
+        const table = await api("POST", "/api/tables", { game: g.name, options: {}, seats, takeover_after: null });
+        await takeSeat(table.id, 0, who);
+        navigate(`/t/${encodeURIComponent(table.id)}`);
+      } catch (err) {
+        button.disabled = false;
+        toast(err.message, "error");
+      }
+    };
+    return h("article", { class: "game-card", "data-game": g.name },
+      h("img", { src: `/static/img/${g.name}.svg`, alt: _("A table of {game}", { game: gameTitle(g.name) }), width: 164, height: 88 }),
+      h("div", { class: "game-card-body" },
+        h("h3", {}, gameTitle(g.name)),
+        h("p", { class: "game-line" }, gameLine(g.name)),
+        levelSelect ? h("label", { class: "level-choice" }, _("Bot level"), " ", levelSelect) : null,
+        strength,
+        h("div", { class: "row-buttons" },
+          h("button", { class: "primary play-now", id: `play-now-${g.name}`, onclick: (e) => play(e.currentTarget) },
+            _("Play now against a bot")),
+          h("button", { class: "more-options", onclick: () => moreOptions(g.name) }, _("More options")),
+          h("a", { href: `/rules/${g.name}`, "data-link": true, class: "small-link" }, _("How to play")))));
+  });
+  return h("section", { class: "card-panel game-picker", id: "games" },
+    h("h2", {}, _("Play")), h("div", { class: "game-cards" }, ...cards));
 }
 
 // ------------------------------------------------------------------ my tables

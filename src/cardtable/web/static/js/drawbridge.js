@@ -86,7 +86,7 @@ export function render(page, area) {
     ? h("div", { class: "opponent deduced", id: "deduced-hand" },
       h("span", {}, page.seatName(other)),
       h("span", { class: "muted" }, _("Deduced from the cards played")),
-      h("div", { class: "backs", "aria-label": _("Deduced hand") },
+      h("div", { class: "backs", role: "group", "aria-label": _("Deduced hand") },
         ...sortBySuit(v.deduced_hand, trumps).map((card) => h("span", {
           class: "mini-back deduced-card", "data-card": card, html: cardSVG(card),
         }))))
@@ -101,7 +101,7 @@ export function render(page, area) {
       h("span", { html: v.stock_top ? cardSVG(v.stock_top) : backSVG(_("The stock")) }),
       h("span", { class: "muted" }, v.stock_top ? _("Stock: {n}, top card face up", { n: v.stock_size }) : _("Stock: {n}", { n: v.stock_size }))));
   }
-  const trick = h("div", { class: "trick", id: "trick", "aria-label": _("The trick") });
+  const trick = h("div", { class: "trick", id: "trick", role: "group", "aria-label": _("The trick") });
   const played = v.trick || [];
   played.forEach(([seat, card], i) => {
     // the card played last stays marked on the table

@@ -272,6 +272,7 @@ export class TablePage {
         const was = this.myTurn;
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
         this.setView(msg.view, msg.version);
+        if (live) this.announce(event);
         if (live && !was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
         if (live && this.game.animate) this.afterRender = () => this.motion.add(() => this.game.animate(this, event, from));
         break;
@@ -402,11 +403,21 @@ export class TablePage {
     return this.game.describe(event, this);
   }
 
+  /** Say a move made now to a screen reader (the polite live region #announce): who, and
+   *  what the move event says, in the page's language. */
+  announce(event) {
+    if (!this.announcer) return;
+    const text = h("span", {}, this.seatName(event.seat), ": ", this.describe(event)).textContent;
+    // a live region speaks a change: the same words twice in a row are told apart by a mark
+    this.announcer.textContent = this.announcer.textContent === text ? `${text} ·` : text;
+  }
+
   // ------------------------------------------------------------ drawing
 
   build() {
     this.connBadge = h("span", { class: "conn" });
     this.turnBanner = h("div", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
+    this.announcer = h("div", { class: "sr-only", id: "announce", "aria-live": "polite", "aria-atomic": "true" });
     this.seatsBar = h("div", { class: "seats-bar", id: "seats" });
     this.joinBox = h("div", {});
     this.area = h("section", { class: `game-area game-${this.table.game}`, id: "game" });
@@ -435,6 +446,7 @@ export class TablePage {
           this.connBadge)),
       this.joinBox,
       this.turnBanner,
+      this.announcer,
       this.overBox,
       this.seatsBar,
       this.lastMove,
@@ -530,7 +542,7 @@ export class TablePage {
         v.current_player === i && !v.is_terminal ? h("span", { class: "arrow", "aria-hidden": "true" }, "▶") : null,
         this.game.seatBadge ? this.game.seatBadge(this, i) : null,
         h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat") : this.seatName(i)),
-        h("span", { class: `dot ${dot[0]}`, title: dot[1], "aria-label": dot[1] }),
+        h("span", { class: `dot ${dot[0]}`, title: dot[1], role: "img", "aria-label": dot[1] }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
         (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
         sit);

@@ -146,7 +146,7 @@ function defaultLevel(levels) {
 
 function seatRow(i, bots, isFirst, levels = []) {
   // the game's levels, weakest first (GET /api/levels), then the bots no level names
-  const leveled = levels.map((l) => [`bot:${l.bot}`, `${_(l.label)} (${botLabel(l.bot)})`]);
+  const leveled = levels.map((l) => [`bot:${l.bot}`, _(l.label)]);
   const others = bots.filter((b) => !levels.some((l) => l.bot === b)).map((b) => [`bot:${b}`, botLabel(b)]);
   const kinds = [["person", isFirst ? _("You") : _("Person")], ...leveled, ...others];
   const middle = levels.length ? defaultLevel(levels) : null;

@@ -193,6 +193,27 @@ function auctionBox(page, v, legal) {
   const box = h("div", { class: "auction", id: "auction" });
   const calls = h("ol", { class: "calls" }, ...(v.auction || []).map(([seat, call]) => h("li", {},
     `${page.seatName(seat)}: `, h("strong", {}, callLabel(call)))));
+  if (v.phase !== "auction" && !page.replay) {
+    // the closed auction is kept, in full, until the player dismisses it (honeymoon-bridge's
+    // rule: the calls are what the play is read by); then it folds to a line that opens
+    const deal = v.deal_number;
+    if (page.ui.auctionSeen === deal) {
+      return h("details", { class: "auction folded", id: "auction" },
+        h("summary", {}, _("Auction"), " · ", contractText(v.contract, page)), calls);
+    }
+    box.classList.add("closed");
+    box.append(h("h3", {}, _("The auction is closed: {contract}", { contract: contractText(v.contract, page) })), calls,
+      h("div", { class: "row-buttons" }, h("button", {
+        type: "button", id: "auction-ok", class: "primary",
+        onclick: () => {
+          page.ui.auctionSeen = deal;
+          page.render();
+          const folded = page.area.querySelector("#auction summary");
+          if (folded) folded.focus();
+        },
+      }, _("Got it"))));
+    return box;
+  }
   box.append(h("h3", {}, _("Auction")), calls);
   if (v.phase !== "auction") return box;
   const grid = h("div", { class: "bid-grid", role: "group", "aria-label": _("Bids") });

@@ -5,7 +5,7 @@ import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
 import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
 import { renderRules } from "./rules.js";
-import { ReplayPage } from "./replay.js";
+import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
 
 const app = document.getElementById("app");
@@ -48,11 +48,16 @@ async function route() {
   const table = path.match(/^\/t\/([^/]+)\/?$/);
   const replay = path.match(/^\/t\/([^/]+)\/replay\/?$/);
   const rules = path.match(/^\/rules\/?([a-z]*)\/?$/);
+  const fileReplay = /^\/replay\/?$/.test(path);
   if (table) {
     page = new TablePage(app, decodeURIComponent(table[1]), navigate);
     await page.start();
   } else if (replay) {
     page = new ReplayPage(app, decodeURIComponent(replay[1]), navigate);
+    await page.start();
+  } else if (fileReplay) {
+    page = new RecordReplayPage(app, navigate, droppedReplay);
+    droppedReplay = null;
     await page.start();
   } else if (rules) {
     await renderRules(app, rules[1] || "sequence", navigate);
@@ -83,6 +88,8 @@ function notFound(path) {
 // ------------------------------------------------------------------ the lobby
 
 let gamesCache = null;
+// a record file read in the lobby, shown by the /replay page it opens
+let droppedReplay = null;
 
 async function loadGames() {
   if (!gamesCache) {
@@ -246,7 +253,12 @@ async function lobby() {
     form.scrollIntoView({ block: "start" });
     gameSelect.focus();
   });
-  main.append(mine, pick, form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list));
+  const replayBox = h("section", { class: "card-panel replay-file", id: "replay-file" },
+    h("h2", {}, _("Replay a game record")), recordDrop((got) => {
+      droppedReplay = got;
+      navigate("/replay");
+    }));
+  main.append(mine, pick, form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list), replayBox);
   drawGame();
   await Promise.all([refreshTables(list), refreshMine(mine)]);
   const timer = setInterval(() => {

@@ -7,6 +7,7 @@ and Draw Bridge's closed auction kept until the player dismisses it. A real
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,7 +55,7 @@ def same_end(a: Player, animated: Player, reduced: Player) -> None:
 
 
 def test_a_whole_draw_bridge_match_animated_or_not_and_the_auction_kept(
-        browser: Any, server: str) -> None:
+        browser: Any, server: str, shots: Path) -> None:
     a = Player(browser, server)
     table = a.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
     animated, reduced = watchers(browser, server, table)
@@ -72,6 +73,8 @@ def test_a_whole_draw_bridge_match_animated_or_not_and_the_auction_kept(
             if tricks >= 1:
                 kept = True
                 assert animated.page.locator("#auction.closed").count() == 1   # a spectator too
+                a.page.locator("#auction").scroll_into_view_if_needed()
+                a.page.screenshot(path=str(shots / "drawbridge-auction-closed.png"))
                 a.page.click("#auction-ok")
                 assert a.page.locator("#auction.closed").count() == 0
                 assert a.page.locator("details#auction.folded").count() == 1

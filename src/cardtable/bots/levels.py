@@ -83,7 +83,7 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               "--games 100 --seed 1"),
         Level("hard", "Hard", "ismcts",
               "Searches one second a move: beats the medium bot about 64 matches in 100",
-              "64.2% of 60 (three sets of 20: 62.5, 65.0, 65.0): cardtable arena threethirteen "
+              "64.2% (51.5-75.1) of 60 (three sets of 20): cardtable arena threethirteen "
               "--bots ismcts,heuristic --seconds 1 --games 20 --workers 2 --seed 5 (6, 7)",
               {"seconds": 1.0}),
     ),

@@ -42,8 +42,11 @@ def main() -> None:
                 context = browser.new_context(viewport={"width": 1200, "height": 900})
                 page = context.new_page()
                 got: list[int] = []
-                page.on("requestfinished", lambda r, got=got: got.append(
-                    r.sizes()["responseBodySize"]))
+
+                def finished(request: Any, got: list[int] = got) -> None:
+                    got.append(request.sizes()["responseBodySize"])
+
+                page.on("requestfinished", finished)
                 if what == "table":
                     table = post(url + "/api/tables", {"game": "sequence", "options": {}, "seats": [
                         {"kind": "person"}, {"kind": "bot", "bot": "heuristic", "settings": {}}]})

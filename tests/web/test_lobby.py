@@ -17,7 +17,7 @@ import cardtable
 from cardtable import bots
 from cardtable.bots.levels import LEVELS, levels
 from cardtable.web import STATIC_DIR, levels_json
-from tests.web.test_browser import KHMER, PHONE, Player
+from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player
 
 ORDER = ["easy", "medium", "hard", "expert"]
 
@@ -81,6 +81,10 @@ def test_play_now_seats_you_against_a_bot_in_one_click(browser: Any, server: str
     assert labels[1].startswith("Easy") and labels[3].startswith("Hard"), labels
     assert p.page.input_value("#seat-1") == "bot:heuristic"
     p.shot(shots, "lobby-games")
+    p.page.set_viewport_size(PHONE)
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    p.shot(shots, "lobby-games-phone")
+    p.page.set_viewport_size(DESKTOP)
     # one click: a table, this browser in seat 0, the level's bot in seat 1
     p.page.fill("#player-name", "Dara")
     p.page.select_option("#level-threethirteen", "easy")
@@ -118,4 +122,6 @@ def test_the_lobby_in_khmer_on_a_phone(browser: Any, server: str, shots: Path) -
     assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert KHMER
     p.shot(shots, "lobby-games-km-phone")
+    p.page.set_viewport_size(DESKTOP)
+    p.shot(shots, "lobby-games-km")
     p.close()

@@ -7,6 +7,7 @@ table's highlights showing, in English and in Khmer; each move is said in the pa
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -100,4 +101,48 @@ def test_each_move_is_said_to_a_screen_reader(browser: Any, server: str) -> None
     sequence_move(p)
     wait_until(lambda: p.my_turn, what="the player's turn in Khmer")
     p.page.wait_for_function(f"/[{KHMER}]/.test(document.querySelector('#announce').textContent)")
+    p.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "km"])
+def test_axe_finds_nothing_serious_on_a_record_files_replay(browser: Any, server: str,
+                                                           lang: str, tmp_path: Any) -> None:
+    from tests.web.test_replay_file import finished_record, text_of
+
+    p = Player(browser, server)
+    p.page.goto(server + "/replay")
+    p.page.wait_for_selector("#record-drop")
+    if lang == "km":
+        khmer(p)
+        p.page.wait_for_selector("#record-drop")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    p.page.set_input_files("#record-file", str(bad))
+    p.page.wait_for_selector("#record-error:not([hidden])")
+    problems = {"the drop page, a bad file told": serious(p)}
+    good = tmp_path / "good.json"
+    good.write_bytes(text_of(finished_record("drawbridge", target=1)))
+    p.page.set_input_files("#record-file", str(good))
+    p.page.wait_for_selector("#replay .replay-controls")
+    p.page.keyboard.press("End")
+    problems["a Draw Bridge replay"] = serious(p)
+    assert not any(problems.values()), {k: v for k, v in problems.items() if v}
+    p.close()
+
+
+def test_axe_finds_nothing_serious_with_the_auction_closed(browser: Any, server: str) -> None:
+    p = Player(browser, server)
+    p.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
+    end = time.monotonic() + 120
+    while p.page.evaluate("window.cardtable.table.view.phase") != "play":
+        assert time.monotonic() < end, "no play phase in 2 minutes"
+        if p.my_turn:
+            calls = p.page.locator("#auction .calls li strong").all_inner_texts()
+            drawbridge_move(p, bid=all(c == "Pass" for c in calls))
+        else:
+            p.page.wait_for_timeout(50)
+    p.page.wait_for_selector("#auction.closed")
+    assert not serious(p)
+    p.page.click("#auction-ok")
+    assert not serious(p)
     p.close()

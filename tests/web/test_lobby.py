@@ -125,3 +125,18 @@ def test_the_lobby_in_khmer_on_a_phone(browser: Any, server: str, shots: Path) -
     p.page.set_viewport_size(DESKTOP)
     p.shot(shots, "lobby-games-km")
     p.close()
+
+
+@pytest.mark.slow
+def test_a_seats_bot_is_named_by_its_level_in_that_game(browser: Any, server: str) -> None:
+    p = Player(browser, server)
+    # Sequence's hard level is the learned bot; ISMCTS, no level there, goes by its name
+    p.create("sequence", ["person", "bot:learned"])
+    assert "Bot: hard #2" in p.page.inner_text("#seats")
+    p.create("sequence", ["person", "bot:ismcts"])
+    assert "Bot: ismcts #2" in p.page.inner_text("#seats")
+    p.create("drawbridge", ["person", "bot:perfect"])
+    assert "Bot: expert #2" in p.page.inner_text("#seats")
+    p.create("threethirteen", ["person", "bot:ismcts"])
+    assert "Bot: hard #2" in p.page.inner_text("#seats")
+    p.close()

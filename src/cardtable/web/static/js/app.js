@@ -3,7 +3,7 @@
 import { _, LANGUAGES, lang, preferredLanguage, setLanguage } from "./i18n.js";
 import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
-import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
+import { botLabel, choiceLabel, gameTitle, optionLabel, setLevels } from "./names.js";
 import { renderRules } from "./rules.js";
 import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
@@ -102,6 +102,7 @@ async function loadGames() {
     } catch (err) {
       levels = {};   // an older server: the seats offer the bot kinds alone
     }
+    setLevels(levels);
     gamesCache = { games, bots: bots.map((b) => (typeof b === "string" ? b : b.name)), levels };
   }
   return gamesCache;
@@ -151,10 +152,10 @@ function defaultLevel(levels) {
   return levels.find((l) => l.name === "medium") || levels[Math.floor((levels.length - 1) / 2)];
 }
 
-function seatRow(i, bots, isFirst, levels = []) {
+function seatRow(i, bots, isFirst, levels = [], game = null) {
   // the game's levels, weakest first (GET /api/levels), then the bots no level names
   const leveled = levels.map((l) => [`bot:${l.bot}`, _(l.label)]);
-  const others = bots.filter((b) => !levels.some((l) => l.bot === b)).map((b) => [`bot:${b}`, botLabel(b)]);
+  const others = bots.filter((b) => !levels.some((l) => l.bot === b)).map((b) => [`bot:${b}`, botLabel(b, game)]);
   const kinds = [["person", isFirst ? _("You") : _("Person")], ...leveled, ...others];
   const middle = levels.length ? defaultLevel(levels) : null;
   const fallback = middle ? `bot:${middle.bot}` : bots.includes("heuristic") ? "bot:heuristic" : `bot:${bots[0]}`;
@@ -191,7 +192,7 @@ async function lobby() {
   function drawSeats() {
     const n = Number(playersSelect.value);
     const gameLevels = levels[gameSelect.value] || [];
-    seatsBox.replaceChildren(...Array.from({ length: n }, (_x, i) => seatRow(i, bots, i === 0, gameLevels)));
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_x, i) => seatRow(i, bots, i === 0, gameLevels, gameSelect.value)));
   }
   function drawGame() {
     const decl = games.find((g) => g.name === gameSelect.value);
@@ -342,7 +343,7 @@ function myStatus(t, seat) {
     const winners = (t.result && t.result.winners) || [];
     if (!winners.length) return [3, _("finished: a draw")];
     if (winners.includes(seat)) return [3, _("finished: you won")];
-    const names = winners.map((w) => { const s = t.seats[w] || {}; return s.kind === "bot" ? botLabel(s.bot || s.name) : s.name; });
+    const names = winners.map((w) => { const s = t.seats[w] || {}; return s.kind === "bot" ? botLabel(s.bot || s.name, t.game) : s.name; });
     return [3, _("finished: won by {names}", { names: names.join(", ") })];
   }
   if (free) return [1, free === 1 ? _("waiting for 1 player") : _("waiting for {n} players", { n: free })];
@@ -399,7 +400,7 @@ async function refreshTables(list) {
   }
   list.replaceChildren(...tables.map((t) => {
     const free = (t.seats || []).findIndex((s) => s.kind === "person" && !s.taken);
-    const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name) : s.taken ? s.name : _("free seat")));
+    const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name, t.game) : s.taken ? s.name : _("free seat")));
     return h("div", { class: "table-row" },
       h("div", {}, h("strong", {}, gameTitle(t.game)), " · ", statusLabel(t.status),
         h("div", { class: "muted" }, names.join(", "))),
@@ -422,7 +423,16 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", route);
 
+/** The bots' levels, for the seats' names on every page (an older server: none). */
+async function loadLevels() {
+  try {
+    setLevels((await api("GET", "/api/levels")).levels);
+  } catch (err) {
+    setLevels({});
+  }
+}
+
 (async () => {
-  await setLanguage(preferredLanguage());
+  await Promise.all([setLanguage(preferredLanguage()), loadLevels()]);
   await route();
 })();

@@ -177,7 +177,7 @@ export class ReplayPage {
   seatName(seat) {
     if (seat === null || seat === undefined) return "";
     const info = (this.table.seats || [])[seat] || {};
-    if (info.kind === "bot") return `${botLabel(info.bot || info.name)} #${seat + 1}`;
+    if (info.kind === "bot") return `${botLabel(info.bot || info.name, this.table.game)} #${seat + 1}`;
     return info.name || _("Player {n}", { n: seat + 1 });
   }
 

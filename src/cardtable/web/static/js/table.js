@@ -395,7 +395,7 @@ export class TablePage {
     if (seat === null || seat === undefined) return "";
     const info = (this.table && this.table.seats || [])[seat] || {};
     if (seat === this.seat) return _("You");
-    if (info.kind === "bot") return `${botLabel(info.bot || info.name)} #${seat + 1}`;
+    if (info.kind === "bot") return `${botLabel(info.bot || info.name, this.table.game)} #${seat + 1}`;
     return info.name || _("Player {n}", { n: seat + 1 });
   }
 

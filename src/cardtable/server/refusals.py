@@ -22,6 +22,7 @@ CODES: dict[str, int] = {
     "limit/rate": 429,
     "limit/tables": 503,
     "record/no-format": 404,
+    "record/bad": 400,          # POST /api/replay (cardtable.web): not a finished record
     "http/not-found": 404,
     "http/method": 405,
     "server/error": 500,

@@ -123,4 +123,9 @@ def test_the_lobby_takes_a_dropped_file_and_a_bad_one_is_told(browser: Any, serv
     p.shot(shots, "replay-file")
     p.page.click("#replay-other")
     p.page.wait_for_selector("#record-drop")
+    # the file button speaks the page's language: a label for the hidden input
+    assert p.page.inner_text("#record-pick") == "Pick a file"
+    p.page.select_option("#lang", "km")
+    p.page.wait_for_function("document.querySelector('#record-pick') && "
+                             "/[\u1780-\u17ff]/.test(document.querySelector('#record-pick').textContent)")
     p.close()

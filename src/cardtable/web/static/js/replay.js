@@ -47,8 +47,12 @@ export function recordDrop(onData) {
     type: "file", id: "record-file", accept: ".json,application/json",
     onchange: (event) => load(event.target.files[0]),
   });
+  // the browser's own file button speaks the browser's language, not the page's: it is
+  // hidden (still focusable) behind a label that is a button in the page's words
+  input.classList.add("file-hidden");
   const zone = h("div", { class: "record-drop", id: "record-drop" },
-    h("label", { for: "record-file" }, _("Drop a game record file here, or pick one:")), " ", input,
+    h("p", {}, _("Drop a game record file here, or pick one:")), input,
+    h("label", { for: "record-file", class: "button", id: "record-pick" }, _("Pick a file")),
     h("small", { class: "help" }, _("The JSON record cardtable writes (cardtable play saves one; a finished table offers it).")),
     message);
   zone.addEventListener("dragover", (event) => {

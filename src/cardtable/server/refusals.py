@@ -25,6 +25,7 @@ CODES: dict[str, int] = {
     "player/bad-key": 401,
     "player/not-found": 404,
     "player/bad-code": 404,
+    "record/bad": 400,          # POST /api/replay (cardtable.web): not a finished record
     "http/not-found": 404,
     "http/method": 405,
     "server/error": 500,

@@ -9,8 +9,15 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
   ``POST /api/players/claim`` for a key of that player);
 - ``GET /t/{id}/replay``: the page (it steps through a finished game from the server's
   ``GET /api/tables/{id}/replay``, built by :func:`cardtable.web.replay.replay_json`);
+- ``GET /replay``: the page (it replays a record file the user drops or picks), and
+  ``POST /api/replay`` (the body: a record file, ``docs/records.md``):
+  :func:`record_replay_json`, the replay of a finished record with the table it was
+  played at, or the refusal ``record/bad`` (400) naming what is wrong, ``message/too-large``
+  (413) over ``MAX_RECORD`` bytes;
 - ``GET /api/rules/{game}?lang=en|km``: ``{"game", "lang", "markdown"}``, the rule book's
   common terms and the game's section (``RULES.md`` or ``RULES.km.md``);
+- ``GET /api/levels``: ``{"levels": {game: [level, ...]}}``, each game's bot levels,
+  weakest first (``cardtable.bots.levels``: name, label, bot, settings, strength, evidence);
 - ``GET /api/arrange?cards=7S,KS,...&round=5&aces=low&all_wild_melds=true&face_values=ten``:
   a Three Thirteen hand split into its best melds and deadwood
   (``cardtable.threethirteen.arrange``): ``{"melds", "deadwood", "penalty"}``. (Which
@@ -32,8 +39,11 @@ from typing import Any
 
 STATIC_DIR = Path(str(resources.files("cardtable"))) / "web" / "static"
 LANGUAGES = ("en", "km")
+#: the largest record file POST /api/replay reads (a long Three Thirteen game is ~40 kB)
+MAX_RECORD = 2 * 1024 * 1024
 
-__all__ = ["LANGUAGES", "STATIC_DIR", "not_found_page", "router"]
+__all__ = ["LANGUAGES", "MAX_RECORD", "STATIC_DIR", "levels_json", "not_found_page",
+           "record_replay_json", "router"]
 
 
 def _bool(name: str, text: str) -> bool:
@@ -65,6 +75,47 @@ def arrange_json(cards: str, round: str, aces: str = "low", all_wild_melds: str 
     return {"melds": melds, "deadwood": deadwood, "penalty": penalty}
 
 
+def levels_json() -> dict[str, Any]:
+    """The /api/levels answer: each game's bot levels, weakest first."""
+    import cardtable
+    from cardtable.bots.levels import levels
+
+    return {"levels": {d.name: [level.as_json() for level in levels(d.name)]
+                       for d in cardtable.declarations()}}
+
+
+def record_replay_json(body: bytes) -> dict[str, Any]:
+    """A record file's replay: ``replay_json`` of it, plus ``"table"``, what the page reads
+    of a table (game, seats as the server's table summary names them, ``game_info``).
+    RecordError (a ValueError) naming what is wrong: not UTF-8 JSON, not a cardtable
+    record (a PBN export, say), a record that does not replay, a game not finished."""
+    import json
+
+    from cardtable import records
+    from cardtable.web.replay import replay_json
+
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        text = body[:200].decode("utf-8", "replace")
+        if "[Event " in text or "[Deal " in text:
+            raise records.RecordError("this is a PBN export, which cannot be replayed: use the "
+                                      "game's JSON record") from None
+        raise records.RecordError("not a JSON file: a record is the JSON file cardtable "
+                                  "writes") from None
+    record = records.from_json(data)
+    out = replay_json(record)   # replays it: RecordError when a move is not legal
+    game = records.replay(record).game
+    out["table"] = {
+        "id": None, "game": record.game, "status": "over", "result": record.result,
+        "game_info": game.describe(),
+        "seats": [{"kind": "bot", "bot": seat.name, "name": seat.name} if seat.is_bot
+                  else {"kind": "person", "name": seat.name, "taken": True}
+                  for seat in record.seats],
+    }
+    return out
+
+
 def rules_json(game: str, lang: str = "en") -> dict[str, Any]:
     """The /api/rules answer; OptionsError for an unknown game or language."""
     from cardtable import OptionsError
@@ -94,7 +145,7 @@ def not_found_page(method: str, path: str, accept: str) -> Any:
 
 def router() -> Any:
     """The page's own routes as a FastAPI ``APIRouter`` (``app.include_router(router())``)."""
-    from fastapi import APIRouter
+    from fastapi import APIRouter, Request
     from fastapi.responses import FileResponse, JSONResponse
 
     routes = APIRouter()
@@ -109,6 +160,29 @@ def router() -> Any:
             return arrange_json(cards, round, aces, all_wild_melds, face_values)
         except ValueError as exc:
             return refuse("options/bad", exc)
+
+    async def replay_record(request: Request) -> Any:
+        import asyncio
+
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_RECORD:
+                return JSONResponse({"error": {"code": "message/too-large", "message":
+                                    f"a record file is at most {MAX_RECORD // 1024} KiB"}},
+                                    status_code=413)
+        try:
+            return await asyncio.to_thread(record_replay_json, body)
+        except ValueError as exc:
+            return refuse("record/bad", exc)
+
+    # (the annotations are strings here: FastAPI is given the class itself)
+    replay_record.__annotations__["request"] = Request
+    routes.post("/api/replay", response_model=None)(replay_record)
+
+    @routes.get("/api/levels", response_model=None)
+    async def bot_levels() -> Any:
+        return levels_json()
 
     @routes.get("/api/rules/{game}", response_model=None)
     async def rules(game: str, lang: str = "en") -> Any:
@@ -134,6 +208,10 @@ def router() -> Any:
 
     @routes.get("/claim", response_model=None)
     async def claim_page() -> Any:
+        return page()
+
+    @routes.get("/replay", response_model=None)
+    async def record_replay_page() -> Any:
         return page()
 
     @routes.get("/t/{table_id}/replay", response_model=None)

@@ -65,6 +65,10 @@ def declaration_messages() -> dict[str, list[tuple[str, int]]]:
             for choice in option.choices:
                 if isinstance(choice, str):
                     found.setdefault(choice, []).extend(where)
+    from cardtable.bots.levels import messages as level_messages
+
+    for text in level_messages():   # the lobby's bot levels (GET /api/levels)
+        found.setdefault(text, []).append(("cardtable/bots/levels.py", 0))
     return found
 
 

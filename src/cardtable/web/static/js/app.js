@@ -3,9 +3,9 @@
 import { _, LANGUAGES, lang, preferredLanguage, setLanguage } from "./i18n.js";
 import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
-import { botLabel, choiceLabel, gameTitle, optionLabel } from "./names.js";
+import { botLabel, choiceLabel, gameTitle, optionLabel, setLevels } from "./names.js";
 import { renderRules } from "./rules.js";
-import { ReplayPage } from "./replay.js";
+import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
 import { ensurePlayer, myPage, renderClaim, renderPlayer, storedPlayer } from "./player.js";
 
@@ -51,6 +51,7 @@ async function route() {
   const replay = path.match(/^\/t\/([^/]+)\/replay\/?$/);
   const rules = path.match(/^\/rules\/?([a-z]*)\/?$/);
   const player = path.match(/^\/p\/([^/]+)\/?$/);
+  const fileReplay = /^\/replay\/?$/.test(path);
   if (table) {
     page = new TablePage(app, decodeURIComponent(table[1]), navigate);
     await page.start();
@@ -61,6 +62,10 @@ async function route() {
     await renderPlayer(app, decodeURIComponent(player[1]), navigate);
   } else if (path === "/claim") {
     await renderClaim(app, navigate);
+  } else if (fileReplay) {
+    page = new RecordReplayPage(app, navigate, droppedReplay);
+    droppedReplay = null;
+    await page.start();
   } else if (rules) {
     await renderRules(app, rules[1] || "sequence", navigate);
   } else if (path === "/") {
@@ -90,13 +95,22 @@ function notFound(path) {
 // ------------------------------------------------------------------ the lobby
 
 let gamesCache = null;
+// a record file read in the lobby, shown by the /replay page it opens
+let droppedReplay = null;
 
 async function loadGames() {
   if (!gamesCache) {
     const data = await api("GET", "/api/games");
     const games = Array.isArray(data) ? data : data.games;
     const bots = (!Array.isArray(data) && (data.bots || data.bot_kinds)) || BOT_KINDS;
-    gamesCache = { games, bots: bots.map((b) => (typeof b === "string" ? b : b.name)) };
+    let levels = {};
+    try {
+      levels = (await api("GET", "/api/levels")).levels || {};
+    } catch (err) {
+      levels = {};   // an older server: the seats offer the bot kinds alone
+    }
+    setLevels(levels);
+    gamesCache = { games, bots: bots.map((b) => (typeof b === "string" ? b : b.name)), levels };
   }
   return gamesCache;
 }
@@ -135,9 +149,23 @@ function readOption(spec, form) {
   return choice === undefined ? el.value : choice;
 }
 
-function seatRow(i, bots, isFirst) {
-  const kinds = [["person", isFirst ? _("You") : _("Person")], ...bots.map((b) => [`bot:${b}`, botLabel(b)])];
-  const fallback = bots.includes("heuristic") ? "bot:heuristic" : `bot:${bots[0]}`;
+/** A level's name and strength in the page's language ("Medium: builds and blocks lines…"). */
+export function levelText(level) {
+  return `${_(level.label)} — ${_(level.strength)}`;
+}
+
+/** The level a game's "play now" starts with: the middle one (medium), or the only one. */
+function defaultLevel(levels) {
+  return levels.find((l) => l.name === "medium") || levels[Math.floor((levels.length - 1) / 2)];
+}
+
+function seatRow(i, bots, isFirst, levels = [], game = null) {
+  // the game's levels, weakest first (GET /api/levels), then the bots no level names
+  const leveled = levels.map((l) => [`bot:${l.bot}`, _(l.label)]);
+  const others = bots.filter((b) => !levels.some((l) => l.bot === b)).map((b) => [`bot:${b}`, botLabel(b, game)]);
+  const kinds = [["person", isFirst ? _("You") : _("Person")], ...leveled, ...others];
+  const middle = levels.length ? defaultLevel(levels) : null;
+  const fallback = middle ? `bot:${middle.bot}` : bots.includes("heuristic") ? "bot:heuristic" : `bot:${bots[0]}`;
   return h("div", { class: "seat-choice" },
     h("label", { for: `seat-${i}` }, _("Seat {n}", { n: i + 1 })),
     h("select", { id: `seat-${i}`, name: `seat-${i}` },
@@ -154,7 +182,7 @@ async function lobby() {
     main.append(h("p", { class: "error" }, _("The server cannot be reached: {message}", { message: err.message })));
     return;
   }
-  const { games, bots } = data;
+  const { games, bots, levels } = data;
   const name = nameInput({
     id: "player-name", name: "player",
     value: localStorage.getItem("cardtable:name") || "", placeholder: _("Your name"),
@@ -170,7 +198,8 @@ async function lobby() {
 
   function drawSeats() {
     const n = Number(playersSelect.value);
-    seatsBox.replaceChildren(...Array.from({ length: n }, (_x, i) => seatRow(i, bots, i === 0)));
+    const gameLevels = levels[gameSelect.value] || [];
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_x, i) => seatRow(i, bots, i === 0, gameLevels, gameSelect.value)));
   }
   function drawGame() {
     const decl = games.find((g) => g.name === gameSelect.value);
@@ -195,7 +224,9 @@ async function lobby() {
       const seats = [];
       for (let i = 0; i < players; i++) {
         const value = form.elements[`seat-${i}`].value;
-        seats.push(value === "person" ? { kind: "person" } : { kind: "bot", bot: value.slice(4), settings: {} });
+        const level = (levels[decl.name] || []).find((l) => l.bot === value.slice(4));
+        seats.push(value === "person" ? { kind: "person" }
+          : { kind: "bot", bot: value.slice(4), settings: level ? { ...level.settings } : {} });
       }
       localStorage.setItem("cardtable:name", name.value.trim());
       try {
@@ -224,7 +255,18 @@ async function lobby() {
   const list = h("div", { class: "table-list", id: "table-list" });
   const mine = h("section", { class: "card-panel my-tables", id: "my-tables", hidden: true },
     h("h2", {}, _("Your tables")), h("div", { class: "table-list" }));
-  main.append(mine, form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list));
+  const pick = gamePicker(games, levels, name, (game) => {
+    gameSelect.value = game;
+    drawGame();
+    form.scrollIntoView({ block: "start" });
+    gameSelect.focus();
+  });
+  const replayBox = h("section", { class: "card-panel replay-file", id: "replay-file" },
+    h("h2", {}, _("Replay a game record")), recordDrop((got) => {
+      droppedReplay = got;
+      navigate("/replay");
+    }));
+  main.append(mine, pick, form, h("section", { class: "card-panel" }, h("h2", {}, _("Tables")), list), replayBox);
   drawGame();
   await Promise.all([refreshTables(list), refreshMine(mine)]);
   const timer = setInterval(() => {
@@ -234,6 +276,68 @@ async function lobby() {
       refreshMine(mine);
     }
   }, 5000);
+}
+
+// ------------------------------------------------------------------ the games, play now
+
+/** How a game plays, in one line. */
+function gameLine(game) {
+  switch (game) {
+    case "sequence": return _("Play a card, put a chip on its cell: five in a row make a sequence.");
+    case "drawbridge": return _("Two players: win tricks to draw the cards, then bid and play them out.");
+    case "threethirteen": return _("Draw and discard to lay your hand out in melds; the wild card changes every round.");
+    default: return "";
+  }
+}
+
+/** Each game as a site shows it: its table's picture, a line on how it plays, its bot
+ *  levels with how strong each is, "play now against a bot" in one click, and "more
+ *  options" (the full form below). */
+function gamePicker(games, levels, nameBox, moreOptions) {
+  const cards = games.map((g) => {
+    const gameLevels = levels[g.name] || [];
+    const levelSelect = gameLevels.length ? h("select", { id: `level-${g.name}`, "aria-label": _("Bot level") },
+      gameLevels.map((l) => h("option", { value: l.name, selected: l === defaultLevel(gameLevels) }, _(l.label)))) : null;
+    const strength = h("p", { class: "level-strength", id: `strength-${g.name}` });
+    const showStrength = () => {
+      const level = gameLevels.find((l) => l.name === (levelSelect && levelSelect.value));
+      strength.textContent = level ? _(level.strength) : "";
+    };
+    if (levelSelect) levelSelect.addEventListener("change", showStrength);
+    showStrength();
+    const play = async (button) => {
+      button.disabled = true;
+      const level = gameLevels.find((l) => l.name === (levelSelect && levelSelect.value));
+      const players = g.default_players || g.players[0];
+      const bot = level ? { kind: "bot", bot: level.bot, settings: { ...level.settings } }
+        : { kind: "bot", bot: "heuristic", settings: {} };
+      const seats = [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ ...bot }))];
+      const who = nameBox.value.trim();
+      localStorage.setItem("cardtable:name", who);
+      try {
+        const table = await api("POST", "/api/tables", { game: g.name, options: {}, seats, takeover_after: null });
+        await takeSeat(table.id, 0, who);
+        navigate(`/t/${encodeURIComponent(table.id)}`);
+      } catch (err) {
+        button.disabled = false;
+        toast(err.message, "error");
+      }
+    };
+    return h("article", { class: "game-card", "data-game": g.name },
+      h("img", { src: `/static/img/${g.name}.svg`, alt: _("A table of {game}", { game: gameTitle(g.name) }), width: 164, height: 88 }),
+      h("div", { class: "game-card-body" },
+        h("h3", {}, gameTitle(g.name)),
+        h("p", { class: "game-line" }, gameLine(g.name)),
+        levelSelect ? h("label", { class: "level-choice" }, _("Bot level"), " ", levelSelect) : null,
+        strength,
+        h("div", { class: "row-buttons" },
+          h("button", { class: "primary play-now", id: `play-now-${g.name}`, onclick: (e) => play(e.currentTarget) },
+            _("Play now against a bot")),
+          h("button", { class: "more-options", onclick: () => moreOptions(g.name) }, _("More options")),
+          h("a", { href: `/rules/${g.name}`, "data-link": true, class: "small-link" }, _("How to play")))));
+  });
+  return h("section", { class: "card-panel game-picker", id: "games" },
+    h("h2", {}, _("Play")), h("div", { class: "game-cards" }, ...cards));
 }
 
 // ------------------------------------------------------------------ my tables
@@ -246,7 +350,7 @@ function myStatus(t, seat) {
     const winners = (t.result && t.result.winners) || [];
     if (!winners.length) return [3, _("finished: a draw")];
     if (winners.includes(seat)) return [3, _("finished: you won")];
-    const names = winners.map((w) => { const s = t.seats[w] || {}; return s.kind === "bot" ? botLabel(s.bot || s.name) : s.name; });
+    const names = winners.map((w) => { const s = t.seats[w] || {}; return s.kind === "bot" ? botLabel(s.bot || s.name, t.game) : s.name; });
     return [3, _("finished: won by {names}", { names: names.join(", ") })];
   }
   if (free) return [1, free === 1 ? _("waiting for 1 player") : _("waiting for {n} players", { n: free })];
@@ -314,7 +418,7 @@ async function refreshTables(list) {
   }
   list.replaceChildren(...tables.map((t) => {
     const free = (t.seats || []).findIndex((s) => s.kind === "person" && !s.taken);
-    const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name)
+    const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name, t.game)
       : s.taken ? (s.rating ? `${s.name} (${s.rating})` : s.name) : _("free seat")));
     return h("div", { class: "table-row" },
       h("div", {}, h("strong", {}, gameTitle(t.game)), " · ", statusLabel(t.status),
@@ -338,8 +442,17 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", route);
 
+/** The bots' levels, for the seats' names on every page (an older server: none). */
+async function loadLevels() {
+  try {
+    setLevels((await api("GET", "/api/levels")).levels);
+  } catch (err) {
+    setLevels({});
+  }
+}
+
 (async () => {
-  await setLanguage(preferredLanguage());
+  await Promise.all([setLanguage(preferredLanguage()), loadLevels()]);
   await ensurePlayer();   // the first visit: a player key for this browser
   await route();
 })();

@@ -79,7 +79,8 @@ export function miniCardSVG(card, covered = false) {
 
 /** The back of a card (a hidden card, the stock). */
 export function backSVG(label = "") {
-  return `<svg class="card-svg back" viewBox="0 0 60 90" role="img" aria-label="${label}">`
+  const named = label ? `role="img" aria-label="${label}"` : `aria-hidden="true"`;
+  return `<svg class="card-svg back" viewBox="0 0 60 90" ${named}>`
     + `<rect x="1" y="1" width="58" height="88" rx="6" fill="#fff" stroke="#888"/>`
     + `<rect x="5" y="5" width="50" height="80" rx="4" fill="#1e4d8c"/>`
     + `<rect x="10" y="10" width="40" height="70" rx="3" fill="none" stroke="#9fc1ef" stroke-width="1.5"/>`

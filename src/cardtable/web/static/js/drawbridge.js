@@ -86,7 +86,7 @@ export function render(page, area) {
     ? h("div", { class: "opponent deduced", id: "deduced-hand" },
       h("span", {}, page.seatName(other)),
       h("span", { class: "muted" }, _("Deduced from the cards played")),
-      h("div", { class: "backs", "aria-label": _("Deduced hand") },
+      h("div", { class: "backs", role: "group", "aria-label": _("Deduced hand") },
         ...sortBySuit(v.deduced_hand, trumps).map((card) => h("span", {
           class: "mini-back deduced-card", "data-card": card, html: cardSVG(card),
         }))))
@@ -101,7 +101,7 @@ export function render(page, area) {
       h("span", { html: v.stock_top ? cardSVG(v.stock_top) : backSVG(_("The stock")) }),
       h("span", { class: "muted" }, v.stock_top ? _("Stock: {n}, top card face up", { n: v.stock_size }) : _("Stock: {n}", { n: v.stock_size }))));
   }
-  const trick = h("div", { class: "trick", id: "trick", "aria-label": _("The trick") });
+  const trick = h("div", { class: "trick", id: "trick", role: "group", "aria-label": _("The trick") });
   const played = v.trick || [];
   played.forEach(([seat, card], i) => {
     // the card played last stays marked on the table
@@ -193,6 +193,27 @@ function auctionBox(page, v, legal) {
   const box = h("div", { class: "auction", id: "auction" });
   const calls = h("ol", { class: "calls" }, ...(v.auction || []).map(([seat, call]) => h("li", {},
     `${page.seatName(seat)}: `, h("strong", {}, callLabel(call)))));
+  if (v.phase !== "auction" && !page.replay) {
+    // the closed auction is kept, in full, until the player dismisses it (honeymoon-bridge's
+    // rule: the calls are what the play is read by); then it folds to a line that opens
+    const deal = v.deal_number;
+    if (page.ui.auctionSeen === deal) {
+      return h("details", { class: "auction folded", id: "auction" },
+        h("summary", {}, _("Auction"), " · ", contractText(v.contract, page)), calls);
+    }
+    box.classList.add("closed");
+    box.append(h("h3", {}, _("The auction is closed: {contract}", { contract: contractText(v.contract, page) })), calls,
+      h("div", { class: "row-buttons" }, h("button", {
+        type: "button", id: "auction-ok", class: "primary",
+        onclick: () => {
+          page.ui.auctionSeen = deal;
+          page.render();
+          const folded = page.area.querySelector("#auction summary");
+          if (folded) folded.focus();
+        },
+      }, _("Got it"))));
+    return box;
+  }
   box.append(h("h3", {}, _("Auction")), calls);
   if (v.phase !== "auction") return box;
   const grid = h("div", { class: "bid-grid", role: "group", "aria-label": _("Bids") });

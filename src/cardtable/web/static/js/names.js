@@ -39,8 +39,32 @@ export function choiceLabel(value) {
   return _(String(value));
 }
 
-/** The bot kinds as levels a player understands. */
-export function botLabel(kind) {
+// each game's bot levels (GET /api/levels, set by app.js at the start)
+let levelsByGame = {};
+
+export function setLevels(levels) {
+  levelsByGame = levels || {};
+}
+
+function levelBotLabel(level) {
+  switch (level.name) {
+    case "easy": return _("Bot: easy");
+    case "medium": return _("Bot: medium");
+    case "hard": return _("Bot: hard");
+    case "expert": return _("Bot: expert");
+    default: return _("Bot: {kind}", { kind: _(level.label) });
+  }
+}
+
+/** A bot kind as the level a player picked it by: with the game, the level of that game
+ *  the kind plays (Sequence's hard is the learned bot), or its own name where no level
+ *  of the game is that kind; without, the kinds' usual levels. */
+export function botLabel(kind, game = null) {
+  const levels = game ? levelsByGame[game] : null;
+  if (levels && levels.length) {
+    const level = levels.find((l) => l.bot === kind);
+    return level ? levelBotLabel(level) : _("Bot: {kind}", { kind });
+  }
   switch (kind) {
     case "random": return _("Bot: easy");
     case "heuristic": return _("Bot: medium");

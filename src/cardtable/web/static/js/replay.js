@@ -8,10 +8,102 @@ import { cardSVG } from "./cards.js";
 import { botLabel, gameTitle } from "./names.js";
 import { GAMES } from "./table.js";
 
+/** The largest record file the page sends (the server's MAX_RECORD, 2 MiB). */
+const MAX_RECORD = 2 * 1024 * 1024;
+
+/** A record file's replay from the server (POST /api/replay), or an Error whose message
+ *  says, in the page's language, why the file cannot be replayed. */
+export async function replayOfFile(file) {
+  if (file.size > MAX_RECORD) throw new Error(_("This file is too large to be a game record."));
+  const text = await file.text();
+  let response;
+  try {
+    response = await fetch("/api/replay", { method: "POST", headers: { Accept: "application/json" }, body: text });
+  } catch (err) {
+    throw new Error(_("The server cannot be reached: {message}", { message: String(err) }));
+  }
+  const data = await response.json().catch(() => null);
+  if (response.ok && data) return data;
+  const error = (data && data.error) || {};
+  const why = error.code === "message/too-large" ? _("This file is too large to be a game record.")
+    : _("This file cannot be replayed: it is not the record of a finished cardtable game.");
+  throw new Error(error.message ? `${why} (${error.message})` : why);
+}
+
+/** A place to drop a record file on, or to pick one with: onData(replay) gets its replay. */
+export function recordDrop(onData) {
+  const message = h("p", { class: "error", id: "record-error", role: "alert", hidden: true });
+  const load = async (file) => {
+    if (!file) return;
+    message.hidden = true;
+    try {
+      onData(await replayOfFile(file));
+    } catch (err) {
+      message.textContent = err.message;
+      message.hidden = false;
+    }
+  };
+  const input = h("input", {
+    type: "file", id: "record-file", accept: ".json,application/json",
+    onchange: (event) => load(event.target.files[0]),
+  });
+  // the browser's own file button speaks the browser's language, not the page's: it is
+  // hidden (still focusable) behind a label that is a button in the page's words
+  input.classList.add("file-hidden");
+  const zone = h("div", { class: "record-drop", id: "record-drop" },
+    h("p", {}, _("Drop a game record file here, or pick one:")), input,
+    h("label", { for: "record-file", class: "button", id: "record-pick" }, _("Pick a file")),
+    h("small", { class: "help" }, _("The JSON record cardtable writes (cardtable play saves one; a finished table offers it).")),
+    message);
+  zone.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    zone.classList.add("over");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (event) => {
+    event.preventDefault();
+    zone.classList.remove("over");
+    load(event.dataTransfer && event.dataTransfer.files[0]);
+  });
+  return zone;
+}
+
+/** /replay: the page for a record file; once one is read, its replay. */
+export class RecordReplayPage {
+  constructor(root, navigate, data = null) {
+    this.root = root;
+    this.navigate = navigate;
+    this.data = data;
+    this.inner = null;
+  }
+
+  async start() {
+    if (this.data) {
+      this.inner = new ReplayPage(this.root, null, this.navigate, this.data);
+      await this.inner.start();
+      return;
+    }
+    document.title = _("Replay a game record");
+    this.main = h("main", { class: "replay-page", id: "replay-drop" },
+      h("h1", {}, _("Replay a game record")),
+      h("section", { class: "card-panel" }, recordDrop((data) => {
+        this.main.remove();
+        this.data = data;
+        this.start();
+      })));
+    this.root.append(this.main);
+  }
+
+  close() {
+    if (this.inner) this.inner.close();
+  }
+}
+
 export class ReplayPage {
-  constructor(root, tableId, navigate) {
+  constructor(root, tableId, navigate, given = null) {
     this.root = root;
     this.id = tableId;
+    this.given = given;   // a record file's replay (POST /api/replay), with its table
     this.navigate = navigate;
     // what a game module reads of a page: a spectator with nothing to play
     this.seat = null;
@@ -30,7 +122,11 @@ export class ReplayPage {
     this.root.append(this.main);
     const table = `/api/tables/${encodeURIComponent(this.id)}`;
     try {
-      [this.table, this.data] = await Promise.all([api("GET", table), api("GET", `${table}/replay`)]);
+      if (this.given) {
+        [this.table, this.data] = [this.given.table, this.given];
+      } else {
+        [this.table, this.data] = await Promise.all([api("GET", table), api("GET", `${table}/replay`)]);
+      }
     } catch (err) {
       const text = err.code === "table/not-found" ? _("There is no such table.")
         : err.code === "table/not-over" ? _("The replay opens when the game is over.") : err.message;
@@ -49,7 +145,7 @@ export class ReplayPage {
     this.show(Number.isInteger(at) && at > 0 ? Math.min(at, this.positions.length - 1) : 0);
     document.addEventListener("keydown", this.keys);
     window.cardtable = { replay: this };   // for the browser tests
-    if (this.table.game === "drawbridge") this.loadReview(table);
+    if (this.table.game === "drawbridge" && !this.given) this.loadReview(table);
   }
 
   /** The review of every deal against perfect play (the server's solver), beside the log. */
@@ -85,7 +181,7 @@ export class ReplayPage {
   seatName(seat) {
     if (seat === null || seat === undefined) return "";
     const info = (this.table.seats || [])[seat] || {};
-    if (info.kind === "bot") return `${botLabel(info.bot || info.name)} #${seat + 1}`;
+    if (info.kind === "bot") return `${botLabel(info.bot || info.name, this.table.game)} #${seat + 1}`;
     return info.name || _("Player {n}", { n: seat + 1 });
   }
 
@@ -107,7 +203,9 @@ export class ReplayPage {
     ] : [];
     this.main.append(
       h("div", { class: "table-head" }, h("h1", {}, _("Replay: {game}", { game: gameTitle(this.table.game) })),
-        h("a", { class: "button small", href: `/t/${encodeURIComponent(this.id)}`, "data-link": true }, _("Back to the table"))),
+        this.given
+          ? h("a", { class: "button small", href: "/replay", id: "replay-other", onclick: (e) => { e.preventDefault(); this.navigate("/replay"); } }, _("Another file"))
+          : h("a", { class: "button small", href: `/t/${encodeURIComponent(this.id)}`, "data-link": true }, _("Back to the table"))),
       h("div", { class: "replay-controls row-buttons", role: "toolbar", "aria-label": _("Step through the game") },
         button("replay-start", "|◀", _("The start"), () => this.show(0)),
         jumps[0],

@@ -105,10 +105,13 @@ export function render(page, area) {
 
   // the board
   const grid = h("div", { class: "board", role: "grid", "aria-label": _("The board") });
-  grid.append(h("div", { class: "label corner-label" }));
-  for (let c = 0; c < 10; c++) grid.append(h("div", { class: "label" }, COLUMNS[c]));
+  // rows as ARIA rows (display: contents keeps the CSS grid): a screen reader moves by row and column
+  const head = h("div", { class: "board-row", role: "row" }, h("div", { class: "label corner-label", role: "columnheader" }));
+  for (let c = 0; c < 10; c++) head.append(h("div", { class: "label", role: "columnheader" }, COLUMNS[c]));
+  grid.append(head);
   for (let r = 0; r < 10; r++) {
-    grid.append(h("div", { class: "label" }, String(r + 1)));
+    const row = h("div", { class: "board-row", role: "row" }, h("div", { class: "label", role: "rowheader" }, String(r + 1)));
+    grid.append(row);
     for (let c = 0; c < 10; c++) {
       const name = cellName(r, c);
       const card = board[r][c];
@@ -127,9 +130,9 @@ export function render(page, area) {
         + (chip !== null && chip !== "XX" ? `, ${teamName(chip)}` : "");
       const attrs = { class: classes.join(" "), "data-cell": name, html: inner, "aria-label": label, role: "gridcell" };
       if (move) {
-        grid.append(h("button", { ...attrs, type: "button", onclick: () => page.play(move) }));
+        row.append(h("button", { ...attrs, type: "button", onclick: () => page.play(move) }));
       } else {
-        grid.append(h("div", attrs));
+        row.append(h("div", attrs));
       }
     }
   }

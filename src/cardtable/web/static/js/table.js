@@ -283,6 +283,7 @@ export class TablePage {
         const was = this.myTurn;
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
         this.setView(msg.view, msg.version);
+        if (live) this.announce(event);
         if (live && !was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
         if (live && this.game.animate) this.afterRender = () => this.motion.add(() => this.game.animate(this, event, from));
         break;
@@ -406,7 +407,7 @@ export class TablePage {
     if (seat === null || seat === undefined) return "";
     const info = (this.table && this.table.seats || [])[seat] || {};
     if (seat === this.seat) return _("You");
-    if (info.kind === "bot") return `${botLabel(info.bot || info.name)} #${seat + 1}`;
+    if (info.kind === "bot") return `${botLabel(info.bot || info.name, this.table.game)} #${seat + 1}`;
     return info.name || _("Player {n}", { n: seat + 1 });
   }
 
@@ -414,11 +415,21 @@ export class TablePage {
     return this.game.describe(event, this);
   }
 
+  /** Say a move made now to a screen reader (the polite live region #announce): who, and
+   *  what the move event says, in the page's language. */
+  announce(event) {
+    if (!this.announcer) return;
+    const text = h("span", {}, this.seatName(event.seat), ": ", this.describe(event)).textContent;
+    // a live region speaks a change: the same words twice in a row are told apart by a mark
+    this.announcer.textContent = this.announcer.textContent === text ? `${text} ·` : text;
+  }
+
   // ------------------------------------------------------------ drawing
 
   build() {
     this.connBadge = h("span", { class: "conn" });
     this.turnBanner = h("div", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
+    this.announcer = h("div", { class: "sr-only", id: "announce", "aria-live": "polite", "aria-atomic": "true" });
     this.seatsBar = h("div", { class: "seats-bar", id: "seats" });
     this.joinBox = h("div", {});
     this.area = h("section", { class: `game-area game-${this.table.game}`, id: "game" });
@@ -447,6 +458,7 @@ export class TablePage {
           this.connBadge)),
       this.joinBox,
       this.turnBanner,
+      this.announcer,
       this.overBox,
       this.seatsBar,
       this.lastMove,
@@ -544,8 +556,8 @@ export class TablePage {
         h("span", { class: "seat-name" }, info.kind === "person" && !info.taken ? _("free seat")
           : info.player ? h("a", { href: `/p/${encodeURIComponent(info.player)}`, "data-link": true }, this.seatName(i))
             : this.seatName(i)),
-        info.rating ? h("span", { class: "rating", title: _("Rating"), "aria-label": _("Rating {n}", { n: info.rating }) }, String(info.rating)) : null,
-        h("span", { class: `dot ${dot[0]}`, title: dot[1], "aria-label": dot[1] }),
+        info.rating ? h("span", { class: "rating", title: _("Rating"), role: "img", "aria-label": _("Rating {n}", { n: info.rating }) }, String(info.rating)) : null,
+        h("span", { class: `dot ${dot[0]}`, title: dot[1], role: "img", "aria-label": dot[1] }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
         (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
         sit);

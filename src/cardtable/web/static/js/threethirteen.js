@@ -166,9 +166,9 @@ export function render(page, area) {
         handBox.append(h("div", { class: "group" }, ...hand.map(cardButton)));
       } else {
         const groups = h("div", { class: "groups" });
-        got.melds.forEach((meld) => groups.append(h("div", { class: "group meld", "aria-label": _("Meld") }, ...meld.map(cardButton))));
+        got.melds.forEach((meld) => groups.append(h("div", { class: "group meld", role: "group", "aria-label": _("Meld") }, ...meld.map(cardButton))));
         if (got.deadwood.length) {
-          groups.append(h("div", { class: "group deadwood", "aria-label": _("Deadwood") },
+          groups.append(h("div", { class: "group deadwood", role: "group", "aria-label": _("Deadwood") },
             h("small", { class: "group-label" }, _("Deadwood")), ...got.deadwood.map(cardButton)));
         }
         handBox.append(groups);
@@ -196,9 +196,9 @@ export function render(page, area) {
     ...last.melds_shown.map((shown, s) => h("div", { class: "round-hand", "data-seat": s },
       h("strong", { class: "round-name" }, page.seatName(s)),
       h("div", { class: "groups" },
-        ...shown.melds.map((m) => h("div", { class: "group meld", "aria-label": _("Meld") }, ...small(m))),
+        ...shown.melds.map((m) => h("div", { class: "group meld", role: "group", "aria-label": _("Meld") }, ...small(m))),
         shown.deadwood.length
-          ? h("div", { class: "group deadwood", "aria-label": _("Deadwood") },
+          ? h("div", { class: "group deadwood", role: "group", "aria-label": _("Deadwood") },
             h("small", { class: "group-label" }, _("Deadwood")), ...small(shown.deadwood))
           : null),
       h("span", { class: "penalty" }, _("Penalty: {n}", { n: shown.penalty }))))));

@@ -1,0 +1,106 @@
+"""The bot levels a player picks, per game, weakest first, with how strong each is.
+
+The one place the levels live: the web page's lobby reads them through
+``GET /api/levels`` (``cardtable.web.levels_json``) and translates the words
+(``label``, ``strength``: English message ids in the web catalog). The order is the
+arena's measured strength (README's table, docs/bots.md; every figure a win rate over
+games played twice with the seats swapped, its 95% interval in brackets, and the command
+that measured it in ``evidence``).
+
+Examples:
+    >>> from cardtable.bots.levels import levels
+    >>> [level.bot for level in levels("sequence")]
+    ['random', 'heuristic', 'learned']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["LEVELS", "Level", "levels"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level: its name, the bot that plays it and that bot's settings, and its strength
+    in a few words (``strength``) with the measurement behind it (``evidence``)."""
+
+    name: str
+    label: str
+    bot: str
+    strength: str
+    evidence: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "bot": self.bot,
+                "settings": dict(self.settings), "strength": self.strength,
+                "evidence": self.evidence}
+
+
+EASY = "Plays at random: for learning the rules"
+
+LEVELS: dict[str, tuple[Level, ...]] = {
+    "sequence": (
+        Level("easy", "Easy", "random", EASY, "the medium bot beats it 99.2% (97.8-99.7): "
+              "cardtable arena sequence --bots heuristic,random --games 400 --seed 1"),
+        Level("medium", "Medium", "heuristic",
+              "Builds and blocks lines: beats random play 99 games in 100",
+              "99.2% (97.8-99.7) of 400: cardtable arena sequence --bots heuristic,random "
+              "--games 400 --seed 1"),
+        Level("hard", "Hard", "learned",
+              "Learned from many games: beats the medium bot 56 games in 100, "
+              "and the searching bot 57 in 100",
+              "55.6% (53.5-57.8) of 2,000 against heuristic-v1: cardtable arena sequence "
+              "--bots learned,heuristic-v1 --games 2000 --seed 19 --workers 2; 57% of 100 "
+              "against ismcts at 1,000 iterations (paired over deals 49-64%)"),
+    ),
+    "drawbridge": (
+        Level("easy", "Easy", "random", EASY, "the medium bot beats it 98.0% (93.0-99.5): "
+              "cardtable arena drawbridge --bots heuristic,random --games 100 --seed 1"),
+        Level("medium", "Medium", "heuristic",
+              "Plays and bids by rules of thumb: beats random play 98 matches in 100",
+              "98.0% (93.0-99.5) of 100: cardtable arena drawbridge --bots heuristic,random "
+              "--games 100 --seed 1"),
+        Level("hard", "Hard", "ismcts",
+              "Searches one second a move: has won every match against the medium bot",
+              "100% (83.9-100) of 20: cardtable arena drawbridge --bots ismcts,heuristic "
+              "--iterations 300 --games 20 --seed 3", {"seconds": 1.0}),
+        Level("expert", "Expert", "perfect",
+              "Perfect from the auction on: never loses a match to the medium bot",
+              "100% (98.1-100) of 200 against heuristic: cardtable arena drawbridge --bots "
+              "perfect,heuristic --games 200; with undertricks 91.5% (86.8-94.6) of 200 "
+              "against ismcts: cardtable arena drawbridge --bots perfect,ismcts --iterations "
+              "200 --games 200 -o undertricks=true"),
+    ),
+    "threethirteen": (
+        Level("easy", "Easy", "random", EASY, "the medium bot beats it 100% (96.3-100): "
+              "cardtable arena threethirteen --bots heuristic,random --games 100 --seed 1"),
+        Level("medium", "Medium", "heuristic",
+              "Keeps near melds and takes useful discards: beats random play every time",
+              "100% (96.3-100) of 100: cardtable arena threethirteen --bots heuristic,random "
+              "--games 100 --seed 1"),
+        Level("hard", "Hard", "ismcts",
+              "Searches one second a move: beats the medium bot about 64 matches in 100",
+              "64.2% (51.5-75.1) of 60 (three sets of 20): cardtable arena threethirteen "
+              "--bots ismcts,heuristic --seconds 1 --games 20 --workers 2 --seed 5 (6, 7)",
+              {"seconds": 1.0}),
+    ),
+}
+
+
+def levels(game: str) -> tuple[Level, ...]:
+    """The levels of ``game``, weakest first (a game without levels: none)."""
+    return LEVELS.get(game, ())
+
+
+def messages() -> list[str]:
+    """The words of the levels the page translates (labels and strengths)."""
+    out: list[str] = []
+    for game_levels in LEVELS.values():
+        for level in game_levels:
+            for text in (level.label, level.strength):
+                if text not in out:
+                    out.append(text)
+    return out

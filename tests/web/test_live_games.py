@@ -1,0 +1,137 @@
+"""A whole game of Draw Bridge and of Three Thirteen with the animations on and under
+reduced motion, ending in the same state (as tests/web/test_live.py does for Sequence),
+and Draw Bridge's closed auction kept until the player dismisses it. A real
+``cardtable serve``, Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import Player, drawbridge_move, threethirteen_move, wait_until
+
+pytestmark = pytest.mark.slow
+
+SCORES = """() => [...document.querySelectorAll('#over table.scores tr')].slice(1).map((r) =>
+  [r.lastChild.textContent, r.classList.contains('winner')])"""
+# the game area as drawn, without what only an animation leaves for its time
+GAME_AREA = """() => { const g = document.querySelector('#game').cloneNode(true);
+  g.querySelectorAll('[style]').forEach((e) => e.removeAttribute('style'));
+  return g.innerHTML; }"""
+
+
+def played(p: Player) -> int:
+    return int(p.page.evaluate("window.cardtable.table.motion.played"))
+
+
+# every trick swept towards its winner, with the phase shown when it was: the last trick of
+# the draw is swept over the auction, the last of the play over the match's end
+COUNT_SWEEPS = """window.__swept = [];
+document.addEventListener('DOMContentLoaded', () => new MutationObserver((changes) => {
+  for (const c of changes) for (const n of c.addedNodes) {
+    if (n.classList && n.classList.contains('swept')) {
+      const t = window.cardtable && window.cardtable.table;
+      window.__swept.push(t && t.view ? t.view.phase : null);
+    } } }).observe(document.body, { childList: true, subtree: true }));"""
+
+
+def watchers(browser: Any, server: str, table: str) -> tuple[Player, Player]:
+    """Two spectators of the table: one animated, one under prefers-reduced-motion."""
+    animated = Player(browser, server)
+    animated.context.add_init_script(COUNT_SWEEPS)
+    reduced = Player(browser, server)
+    reduced.page.emulate_media(reduced_motion="reduce")
+    for w in (animated, reduced):
+        w.page.goto(f"{server}/t/{table}")
+        w.wait_view()
+    return animated, reduced
+
+
+def same_end(a: Player, animated: Player, reduced: Player) -> None:
+    version = a.page.evaluate("window.cardtable.table.version")
+    for p in (a, animated, reduced):
+        p.page.wait_for_selector("#over .over-panel")
+        wait_until(lambda p=p: p.page.evaluate("window.cardtable.table.version") == version,
+                   what="the last move")
+        p.page.wait_for_function("window.cardtable.table.motion.idle")
+        assert p.page.locator(".ghost").count() == 0
+    assert animated.page.evaluate(GAME_AREA) == reduced.page.evaluate(GAME_AREA)
+    scores = a.page.evaluate(SCORES)
+    assert animated.page.evaluate(SCORES) == reduced.page.evaluate(SCORES) == scores
+    assert played(reduced) == 0
+    assert played(animated) > 0 and played(a) > 0
+
+
+def test_a_whole_draw_bridge_match_animated_or_not_and_the_auction_kept(
+        browser: Any, server: str, shots: Path) -> None:
+    a = Player(browser, server)
+    table = a.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
+    animated, reduced = watchers(browser, server, table)
+    kept = dismissed = False
+    end = time.monotonic() + 400
+    while not a.over:
+        assert time.monotonic() < end, "the match did not end in time"
+        phase = a.page.evaluate("window.cardtable.table.view.phase")
+        if phase == "play" and not dismissed:
+            # the closed auction stays in full, through the play's moves, until dismissed
+            box = a.page.locator("#auction.closed")
+            assert box.count() == 1 and a.page.locator("#auction-ok").count() == 1
+            assert "closed" in box.locator("h3").inner_text()
+            tricks = sum(a.page.evaluate("window.cardtable.table.view.tricks_won"))
+            if tricks >= 1:
+                kept = True
+                assert animated.page.locator("#auction.closed").count() == 1   # a spectator too
+                a.page.locator("#auction").scroll_into_view_if_needed()
+                a.page.screenshot(path=str(shots / "drawbridge-auction-closed.png"))
+                a.page.click("#auction-ok")
+                assert a.page.locator("#auction.closed").count() == 0
+                assert a.page.locator("details#auction.folded").count() == 1
+                assert a.page.locator("details#auction.folded[open]").count() == 0
+                dismissed = True
+        if a.my_turn:
+            calls = a.page.locator("#auction .calls li strong").all_inner_texts()
+            drawbridge_move(a, bid=all(c == "Pass" for c in calls))
+            if dismissed and not a.over:
+                # dismissed: it stays folded through the deal's moves
+                assert a.page.locator("#auction.closed").count() == 0
+        else:
+            time.sleep(0.05)
+    assert kept and dismissed
+    same_end(a, animated, reduced)
+    # the last trick of each phase is gathered as every other one is (honeymoon-bridge)
+    # (moves faster than their animations queue, the oldest dropped: not every trick shows)
+    swept = animated.page.evaluate("window.__swept")
+    assert "draw" in swept and "play" in swept, swept
+    assert "auction" in swept, swept   # the draw's last trick, the auction already up
+    assert swept[-1] in ("over", "draw"), swept   # the play's last: the end, or a new deal
+    for p in (a, animated, reduced):
+        p.close()
+
+
+def test_a_whole_three_thirteen_game_animated_or_not(browser: Any, server: str) -> None:
+    a = Player(browser, server)
+    table = a.create("threethirteen", ["person", "bot:heuristic"])
+    animated, reduced = watchers(browser, server, table)
+    end = time.monotonic() + 500
+    while not a.over:
+        assert time.monotonic() < end, "the game did not end in time"
+        if a.my_turn:
+            out = a.page.evaluate("window.cardtable.table.view.going_out || []")
+            if out and a.page.locator(f"#hand button.card.playable[data-card='{out[0]}']").count():
+                before = a.moves_seen()
+                a.page.locator(f"#hand button.card.playable[data-card='{out[0]}']").first.click()
+                a.wait_moves(before)
+            else:
+                threethirteen_move(a)
+        else:
+            time.sleep(0.05)
+    same_end(a, animated, reduced)
+    # the last round laid out in melds with its penalties, on every page
+    for p in (a, animated, reduced):
+        assert p.page.locator("#last-round .round-hand").count() == 2
+    for p in (a, animated, reduced):
+        p.close()

@@ -1,0 +1,142 @@
+"""The lobby as a game site: each game with its table's picture, a line on how it plays,
+its bot levels (``cardtable.bots.levels``, read through ``GET /api/levels``) with how
+strong each is, and "play now against a bot" in one click; the full form one step
+further. Browser tests against a real ``cardtable serve`` in Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import bots
+from cardtable.bots.levels import LEVELS, levels
+from cardtable.web import STATIC_DIR, levels_json
+from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player
+
+ORDER = ["easy", "medium", "hard", "expert"]
+
+
+def test_every_game_has_levels_weakest_first() -> None:
+    names = [d.name for d in cardtable.declarations()]
+    assert sorted(LEVELS) == sorted(names)
+    for game in names:
+        got = levels(game)
+        assert len(got) >= 3, game
+        assert [lv.name for lv in got] == ORDER[:len(got)], game
+        for lv in got:
+            assert lv.bot in bots.KINDS
+            bots.make(lv.bot, seed=1, **lv.settings)   # the settings are a bot's
+            assert lv.strength and lv.evidence and "cardtable arena" in lv.evidence
+    # what the arena measured (README, docs/bots.md): learned beats ISMCTS in Sequence,
+    # the perfect bot is Draw Bridge's strongest
+    assert levels("sequence")[-1].bot == "learned"
+    assert levels("drawbridge")[-1].bot == "perfect"
+    assert levels("threethirteen")[-1].bot == "ismcts"
+    assert levels("nosuchgame") == ()
+
+
+def test_the_levels_api(server: str) -> None:
+    with urllib.request.urlopen(server + "/api/levels", timeout=10) as r:
+        got = json.loads(r.read())
+    assert got == json.loads(json.dumps(levels_json()))
+    assert [lv["bot"] for lv in got["levels"]["sequence"]] == ["random", "heuristic", "learned"]
+
+
+def test_the_pictures_ship_and_are_light() -> None:
+    for game in LEVELS:
+        svg = (STATIC_DIR / "img" / f"{game}.svg").read_text(encoding="utf-8")
+        assert svg.startswith("<svg") and len(svg) < 8000, game
+
+
+@pytest.mark.slow
+def test_play_now_seats_you_against_a_bot_in_one_click(browser: Any, server: str,
+                                                       shots: Path) -> None:
+    p = Player(browser, server)
+    p.page.goto(server + "/")
+    p.page.wait_for_selector(".game-card")
+    cards = p.page.locator(".game-card")
+    assert cards.count() == 3
+    for game in ("sequence", "drawbridge", "threethirteen"):
+        card = p.page.locator(f'.game-card[data-game="{game}"]')
+        assert card.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
+        assert len(card.locator(".game-line").inner_text()) > 20
+        options = card.locator("select option")
+        assert [options.nth(i).get_attribute("value") for i in range(options.count())] == [
+            lv.name for lv in levels(game)]
+        assert p.page.input_value(f"#level-{game}") == "medium"
+        assert p.page.inner_text(f"#strength-{game}") == levels(game)[1].strength
+    p.page.select_option("#level-sequence", "hard")
+    assert p.page.inner_text("#strength-sequence") == levels("sequence")[2].strength
+    # the full form, one step further: the game chosen there, the seats offer the levels
+    p.page.click('.game-card[data-game="threethirteen"] .more-options')
+    assert p.page.input_value("#game") == "threethirteen"
+    seat = p.page.locator("#seat-1 option")
+    labels = [seat.nth(i).inner_text() for i in range(seat.count())]
+    assert labels[1].startswith("Easy") and labels[3].startswith("Hard"), labels
+    assert p.page.input_value("#seat-1") == "bot:heuristic"
+    p.shot(shots, "lobby-games")
+    p.page.set_viewport_size(PHONE)
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    p.shot(shots, "lobby-games-phone")
+    p.page.set_viewport_size(DESKTOP)
+    # one click: a table, this browser in seat 0, the level's bot in seat 1
+    p.page.fill("#player-name", "Dara")
+    p.page.select_option("#level-threethirteen", "easy")
+    p.page.click("#play-now-threethirteen")
+    p.page.wait_for_url("**/t/**")
+    p.wait_view()
+    table = p.page.url.rstrip("/").split("/t/")[1]
+    assert p.page.locator(".seat.me").get_attribute("data-seat") == "0"
+    summary = p.page.request.get(f"{server}/api/tables/{table}").json()
+    assert summary["game"] == "threethirteen" and summary["status"] == "playing"
+    assert summary["seats"][0]["name"] == "Dara"
+    assert summary["seats"][1]["bot"] == "random"
+    # the hard level of Draw Bridge: the searching bot, one second a move
+    p.page.goto(server + "/")
+    p.page.select_option("#level-drawbridge", "hard")
+    p.page.click("#play-now-drawbridge")
+    p.page.wait_for_url("**/t/**")
+    table = p.page.url.rstrip("/").split("/t/")[1]
+    summary = p.page.request.get(f"{server}/api/tables/{table}").json()
+    assert summary["seats"][1]["bot"] == "ismcts"
+    p.close()
+
+
+@pytest.mark.slow
+def test_the_lobby_in_khmer_on_a_phone(browser: Any, server: str, shots: Path) -> None:
+    p = Player(browser, server, viewport=PHONE, locale="km-KH")
+    p.page.goto(server + "/")
+    p.page.wait_for_selector(".game-card")
+    p.page.wait_for_function("document.documentElement.lang === 'km'")
+    for game in LEVELS:
+        assert any("\u1780" <= ch <= "\u17ff" for ch in p.page.inner_text(f"#strength-{game}"))
+        line = p.page.locator(f'.game-card[data-game="{game}"] .game-line').inner_text()
+        assert any("\u1780" <= ch <= "\u17ff" for ch in line), line
+    # nothing wider than the phone
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert KHMER
+    p.shot(shots, "lobby-games-km-phone")
+    p.page.set_viewport_size(DESKTOP)
+    p.shot(shots, "lobby-games-km")
+    p.close()
+
+
+@pytest.mark.slow
+def test_a_seats_bot_is_named_by_its_level_in_that_game(browser: Any, server: str) -> None:
+    p = Player(browser, server)
+    # Sequence's hard level is the learned bot; ISMCTS, no level there, goes by its name
+    p.create("sequence", ["person", "bot:learned"])
+    assert "Bot: hard #2" in p.page.inner_text("#seats")
+    p.create("sequence", ["person", "bot:ismcts"])
+    assert "Bot: ismcts #2" in p.page.inner_text("#seats")
+    p.create("drawbridge", ["person", "bot:perfect"])
+    assert "Bot: expert #2" in p.page.inner_text("#seats")
+    p.create("threethirteen", ["person", "bot:ismcts"])
+    assert "Bot: hard #2" in p.page.inner_text("#seats")
+    p.close()

@@ -1,0 +1,131 @@
+"""The replay of a record file the user drops or picks: ``POST /api/replay``
+(``cardtable.web.record_replay_json``) and the page at ``/replay`` and in the lobby,
+in a real browser against a real ``cardtable serve``; a bad file gets a clear message.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable import bots, records
+from cardtable.web import record_replay_json
+from tests.web.test_browser import Player
+
+
+def finished_record(game: str, seed: int = 5, **options: Any) -> records.Record:
+    state = cardtable.new_game(game, **options).deal(seed=seed)
+    players = [bots.make("heuristic", seed=seed + s) for s in range(state.game.num_players)]
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(players[seat].choose(state))
+    seats = [records.Seat("human", "Dara")] + [records.Seat("bot", "heuristic")] * (
+        state.game.num_players - 1)
+    return records.record_of(state, seats=seats)
+
+
+def text_of(record: records.Record) -> bytes:
+    return json.dumps(record.to_json(), indent=1).encode()
+
+
+def test_a_record_file_replays_with_its_table() -> None:
+    record = finished_record("sequence")
+    got = record_replay_json(text_of(record))
+    assert got["game"] == "sequence" and len(got["positions"]) == len(record.actions) + 1
+    assert got["table"]["seats"][0] == {"kind": "person", "name": "Dara", "taken": True}
+    assert got["table"]["seats"][1]["bot"] == "heuristic"
+    assert got["table"]["game_info"]["board"]
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    (b'[Event "?"]\n[Deal "N:..."]\n', "PBN"),
+    (b"\xff\xfe not text", "not a JSON file"),
+    (b"{}", "not a cardtable game record"),
+    (b"[1, 2]", "a record is a JSON object"),
+])
+def test_a_bad_file_is_refused_with_what_is_wrong(body: bytes, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        record_replay_json(body)
+
+
+def test_an_unfinished_or_broken_record_is_refused() -> None:
+    data = finished_record("sequence").to_json()
+    unfinished = {**data, "actions": data["actions"][:4], "result": None}
+    with pytest.raises(ValueError, match="only a finished game"):
+        record_replay_json(json.dumps(unfinished).encode())
+    broken = json.loads(json.dumps(data))
+    broken["actions"][2][1] = "ZZ a1"
+    with pytest.raises(ValueError, match="action 3"):
+        record_replay_json(json.dumps(broken).encode())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "options"), [
+    ("sequence", {}), ("drawbridge", {"target": 1}), ("threethirteen", {})])
+def test_the_page_steps_through_a_picked_record_file(browser: Any, server: str, tmp_path: Path,
+                                                     game: str, options: dict[str, Any]) -> None:
+    record = finished_record(game, **options)
+    path = tmp_path / f"{game}.json"
+    path.write_bytes(text_of(record))
+    p = Player(browser, server)
+    p.page.goto(server + "/replay")
+    p.page.set_input_files("#record-file", str(path))
+    p.page.wait_for_selector("#replay .replay-controls")
+    total = len(record.actions)
+    assert p.page.inner_text("#replay-counter") == f"Move 0 of {total}"
+    assert p.page.locator("#log li").count() == total
+    p.page.keyboard.press("ArrowRight")
+    assert p.page.inner_text("#replay-counter") == f"Move 1 of {total}"
+    p.page.keyboard.press("End")
+    assert p.page.inner_text("#replay-counter") == f"Move {total} of {total}"
+    # the last position is the record's end: every hand open, the game over
+    view = p.page.evaluate("window.cardtable.replay.view")
+    assert view["is_terminal"]
+    if "scores" in view:
+        assert record.result is not None and view["scores"] == record.result["scores"]
+    assert p.page.locator("#hands .replay-hand").count() == len(record.seats)
+    assert "Dara" in p.page.inner_text("#seats")
+    p.close()
+
+
+@pytest.mark.slow
+def test_the_lobby_takes_a_dropped_file_and_a_bad_one_is_told(browser: Any, server: str,
+                                                               shots: Path) -> None:
+    p = Player(browser, server)
+    p.page.goto(server + "/")
+    p.page.wait_for_selector("#record-drop")
+    drop = """([name, text]) => { const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type: "application/json" }));
+      document.querySelector('#record-drop').dispatchEvent(
+        new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); }"""
+    # a bad file: a clear message, in the page, and the lobby stays
+    p.page.evaluate(drop, ["notes.txt", "these are not the moves"])
+    p.page.wait_for_selector("#record-error:not([hidden])")
+    message = p.page.inner_text("#record-error")
+    assert "cannot be replayed" in message and "not a JSON file" in message
+    assert p.page.url.rstrip("/") == server
+    p.shot(shots, "replay-file-bad")
+    # the PBN export is not a record: said so
+    p.page.evaluate(drop, ["deal.pbn", '[Event "?"]\n[Deal "N:AKQ..."]\n'])
+    p.page.wait_for_function("document.querySelector('#record-error').textContent.includes('PBN')")
+    # a record: its replay
+    record = finished_record("sequence", seed=8)
+    p.page.evaluate(drop, ["game.json", text_of(record).decode()])
+    p.page.wait_for_url("**/replay")
+    p.page.wait_for_selector("#replay .replay-controls")
+    assert p.page.locator("#log li").count() == len(record.actions)
+    p.page.keyboard.press("End")
+    p.shot(shots, "replay-file")
+    p.page.click("#replay-other")
+    p.page.wait_for_selector("#record-drop")
+    # the file button speaks the page's language: a label for the hidden input
+    assert p.page.inner_text("#record-pick") == "Pick a file"
+    p.page.select_option("#lang", "km")
+    p.page.wait_for_function("document.querySelector('#record-pick') && "
+                             "/[\u1780-\u17ff]/.test(document.querySelector('#record-pick').textContent)")
+    p.close()

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from cardtable.server.messages import CHAT_MAX
 from tests.server.conftest import Client, Server
 
@@ -164,6 +166,19 @@ def test_limits_and_refusals(sqlite_url: str, tmp_path: Path) -> None:
         assert s.until("chat")["channel"] == "spectators"
         a.send({"type": "ping"})
         a.until("pong")
+
+        # a seat left: its person's mutes go with it (a new person sits there)
+        b = Client(server, table_id, b_token)
+        welcome(b)
+        b.send({"type": "mute", "seat": 0})
+        assert b.until("muted")["seats"] == [0]
+        b.close()
+        left = httpx.delete(f"{server.base}/api/tables/{table_id}/seats/1",
+                            headers={"Authorization": f"Bearer {b_token}"}, timeout=30)
+        assert left.status_code == 200, left.text
+        b = Client(server, table_id, server.take(table_id, 1, "Vanna"))
+        assert welcome(b)["muted"] == []
+        b.close()
 
         # a table with the chat off
         off_id, (c_token, _) = table_of_two(server, chat=False)

@@ -1,7 +1,7 @@
 """Chat at the table: its lines, each seat's mutes, and the table's chat switch.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0003 (0004 on main is the players' migration: chain this one after it on merge)
 Create Date: 2026-12-02
 """
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
+revision = "0005"
+# on main after the players merge: down_revision = "0004"
 down_revision = "0003"
 branch_labels = None
 depends_on = None

@@ -5,6 +5,7 @@
     python bench/server.py --clients 4 --seconds 5 --json
     python bench/server.py --think 0.3                # clients pause like people
     python bench/server.py --db postgresql --servers 2   # two processes, one database
+    python bench/server.py --think 0.3 --chat 5       # and a chat line every 5 moves
 
 Starts ``cardtable serve`` in a subprocess on a free port (SQLite file in a temp folder,
 or PostgreSQL: ``--db postgresql`` starts a throwaway cluster with initdb, ``--db URL``
@@ -17,7 +18,10 @@ bots'), the clients' moves a second, the latency from sending a move to its
 acknowledgement (the event of that move coming back: stored, then told), and, checked
 against the stored log of every table afterwards, lost moves (acknowledged but not in
 the log) and duplicated ones (in the log more often than sent). The p99 latency with the
-warm-up is reported beside it: 200 clients creating tables at once queue up.
+warm-up is reported beside it: 200 clients creating tables at once queue up. With
+``--chat N`` each client also sends a chat line after every N-th move of its own (free
+text and presets in turn; the server's chat rate limit lifted), and the report adds the
+lines sent, those that came back (stored, then told) and their latency.
 
 The baseline, timed in this process before the server starts: what a move costs the
 engine alone (random moves of whole games, each applied, then viewed by every seat, the
@@ -71,6 +75,9 @@ class Tally:
     seats: list[Seat] = field(default_factory=list)
     games: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    #: (when sent, seconds to the line coming back) of the chat lines (--chat)
+    chat_latencies: list[tuple[float, float]] = field(default_factory=list)
+    chat_sent: int = 0
 
 
 async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -107,18 +114,50 @@ async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: 
         url = f"ws://127.0.0.1:{port}/ws/tables/{seat.table}?token={seat.token}"
         async with connect(url, max_size=2**22) as ws:
             pending: tuple[int, str, float] | None = None
+            said: list[float] = []      # when each chat line not yet back was sent
+            backlog: list[dict[str, Any]] = []  # what came during a pause (--chat)
+            mine = 0
+
+            def heard(message: dict[str, Any], said: list[float] = said) -> bool:
+                """A chat line of this client's come back: its latency kept."""
+                if message["type"] != "chat" or not said:
+                    return False
+                sent = said.pop(0)
+                tally.chat_latencies.append((sent, time.perf_counter() - sent))
+                return True
+
+            async def pause(seconds: float, backlog: list[dict[str, Any]] = backlog) -> None:
+                """A person's pause; with --chat, reading meanwhile (the chat lines'
+                latency is not to include it)."""
+                if not args.chat:
+                    await asyncio.sleep(seconds)
+                    return
+                end = time.monotonic() + seconds
+                while (left := end - time.monotonic()) > 0:
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), left))
+                    except TimeoutError:
+                        return
+                    if not heard(message):
+                        backlog.append(message)
+
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
-                try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), remaining))
-                except TimeoutError:
-                    return
+                if backlog:
+                    message = backlog.pop(0)
+                else:
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), remaining))
+                    except TimeoutError:
+                        return
                 kind = message["type"]
                 if kind == "over":
                     tally.games += 1
                     break
+                if heard(message):
+                    continue
                 if kind == "error":
                     tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
                     pending = None
@@ -133,11 +172,19 @@ async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: 
                     move = rng.choice(view["legal"])
                     if args.think > 0:
                         # a person's pause before the move (exponential, --think on average)
-                        await asyncio.sleep(rng.expovariate(1 / args.think))
+                        await pause(rng.expovariate(1 / args.think))
                     pending = (view["version"] + 1, move, time.perf_counter())
                     seat.sent.append((view["version"] + 1, move))
                     await ws.send(json.dumps({"type": "move", "move": move,
                                               "version": view["version"]}))
+                    mine += 1
+                    if args.chat and mine % args.chat == 0:
+                        line = ({"type": "chat", "text": f"move {mine}, <b>{move}</b>"}
+                                if mine % (2 * args.chat) else
+                                {"type": "chat", "preset": "good-luck"})
+                        said.append(time.perf_counter())
+                        tally.chat_sent += 1
+                        await ws.send(json.dumps(line))
 
 
 async def check_log(seats: list[Seat]) -> tuple[int, int]:
@@ -226,6 +273,7 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     lost, duplicated = await check_log(tally.seats)
     measured = sorted(lat for sent, lat in tally.latencies if sent >= window["clock"])
     everything = sorted(lat for _, lat in tally.latencies)
+    chat = sorted(lat for sent, lat in tally.chat_latencies if sent >= window["clock"])
 
     def quantile(lat: list[float], q: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(len(lat) * q))], 2) if lat else 0.0
@@ -251,6 +299,11 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_share": round(server_cpu / elapsed, 2),  # all server processes
         "client_cpu_share": round(client_cpu / elapsed, 2),
         "load_before": round(args.load, 2), "cores": os.cpu_count(),
+        **({"chat_every": args.chat, "chat_lines_sent": tally.chat_sent,
+            "chat_lines_back": len(tally.chat_latencies),
+            "chat_lines_per_s": round(len(chat) / elapsed, 1),
+            "chat_latency_ms_p50": quantile(chat, 0.5),
+            "chat_latency_ms_p99": quantile(chat, 0.99)} if args.chat else {}),
     }
 
 
@@ -293,11 +346,16 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1,
                         help="server processes sharing the database (--owner s0, s1, ...), "
                         "the clients spread over them")
+    parser.add_argument("--chat", type=int, default=0, metavar="N",
+                        help="each client sends a chat line after every N-th move of its "
+                             "own (default 0: no chat)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if (not 1 <= args.clients <= 2000 or not 0 < args.seconds <= 600
             or not 0 <= args.warmup <= 120):
         parser.error("--clients is 1 to 2000, --seconds at most 600, --warmup at most 120")
+    if args.chat < 0:
+        parser.error("--chat is a number of moves (0: no chat)")
     if not 1 <= args.servers <= 8 or (args.servers > 1 and args.db == "sqlite"):
         parser.error("--servers is 1 to 8, and more than 1 needs --db postgresql or a URL")
     args.load = os.getloadavg()[0]
@@ -323,7 +381,8 @@ def main() -> None:
                 server = subprocess.Popen(
                     [sys.executable, "-m", "cardtable", "serve", "--db", url, "--port",
                      str(port), "--no-access-log", "--ws-rate", "10000", "--http-rate",
-                     "10000", "--bot-workers", str(args.bot_workers), *owner],
+                     "10000", "--chat-rate", "10000", "--bot-workers",
+                     str(args.bot_workers), *owner],
                     stdout=subprocess.DEVNULL, stderr=log, env=env)
                 servers.append(server)
                 deadline = time.monotonic() + 60

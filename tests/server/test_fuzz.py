@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardtable.server.messages import CHAT_PRESETS
 from cardtable.server.refusals import CODES
 from tests.server.conftest import Client, Server
 
@@ -31,8 +32,20 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
 moves = (st.text(max_size=80)
          | st.sampled_from(["7H c4", "JH a1", "draw", "take", "pass", "1NT", "AS", "XX zz",
                             "discard 3D", "", " ", "\x00", "7h C4", "10H c4"]))
+chat_texts = (st.text(max_size=260)
+              | st.sampled_from(["<script>alert(1)</script>", "\u202eevil", "a\nb", "\x00",
+                                 "សួស្តី\u200bបង", "x" * 200, "x" * 201, " ", ""]))
+chat_lines = (
+    st.fixed_dictionaries({"type": st.just("chat")},
+                          optional={"text": chat_texts | values,
+                                    "preset": st.sampled_from([*CHAT_PRESETS, "x", ""])
+                                    | values})
+    | st.fixed_dictionaries({"type": st.just("mute")},
+                            optional={"seat": st.integers(-2, 5) | values,
+                                      "muted": st.booleans() | values}))
 messages = (
-    st.fixed_dictionaries({"type": st.just("move"), "move": moves},
+    chat_lines
+    | st.fixed_dictionaries({"type": st.just("move"), "move": moves},
                           optional={"version": values | st.integers(-3, 400)})
     | st.fixed_dictionaries({"type": st.sampled_from(["move", "hint", "ping", "MOVE", ""])},
                             optional={"move": values, "version": values})
@@ -58,7 +71,7 @@ table_bodies = (
 def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder: Path = tmp_path_factory.mktemp("fuzz")
     server = Server(f"sqlite:///{folder / 'fuzz.db'}", folder, "--ws-rate", "10000",
-                    "--http-rate", "10000", "--no-access-log").start()
+                    "--http-rate", "10000", "--chat-rate", "10000", "--no-access-log").start()
     try:
         yield server
     finally:
@@ -85,7 +98,21 @@ def tables(fuzz_server: Server) -> dict[str, Any]:
     bystander.until("welcome")
     actor = Client(fuzz_server, table["id"], tokens[first])
     actor.until("welcome")
-    return {"table": table, "tokens": tokens, "actor": actor, "bystander": bystander}
+    spectator = Client(fuzz_server, table["id"])
+    spectator.until("welcome")
+    watcher = Client(fuzz_server, table["id"])
+    watcher.until("welcome")
+    return {"table": table, "tokens": tokens, "actor": actor, "bystander": bystander,
+            "spectator": spectator, "watcher": watcher}
+
+
+def answers(client: Client) -> list[dict[str, Any]]:
+    """What ``client`` received up to the pong of a ping sent now."""
+    client.send({"type": "ping"})
+    got = [client.recv(10)]
+    while got[-1]["type"] != "pong":
+        got.append(client.recv(10))
+    return got
 
 
 def still_served(tables: dict[str, Any]) -> None:
@@ -172,4 +199,26 @@ def test_player_routes(fuzz_server: Server, tables: dict[str, Any], body: Any, k
     assert first["type"] == "welcome" or first["code"] in ("player/bad-key",
                                                            "auth/bad-token"), first
     client.close()
+
+
+@given(line=chat_lines, by_spectator=st.booleans())
+def test_chat_messages(fuzz_server: Server, tables: dict[str, Any], line: Any,
+                       by_spectator: bool) -> None:
+    """Any chat or mute message, from a seat or a spectator: a documented refusal or a
+    line; and a spectator never receives a seat's line."""
+    sender: Client = tables["spectator" if by_spectator else "actor"]
+    sender.send(json.dumps(line))
+    for answer in answers(sender):
+        if answer["type"] == "error":
+            assert answer["code"] in CODES and answer["code"] != "server/error", answer
+        if answer["type"] == "chat":
+            # a spectator's line is the spectators', a seat's the seats' (and never to
+            # a spectator); the actor also reads the spectators' lines of earlier examples
+            assert (answer["seat"] is None) == (answer["channel"] == "spectators"), answer
+            assert not (by_spectator and answer["channel"] == "seats"), answer
+            text = answer["text"]
+            assert text is None or (0 < len(text) <= 200 and text == text.strip()
+                                    and "\n" not in text and "\u202e" not in text)
+    for seen in answers(tables["watcher"]):
+        assert seen["type"] != "chat" or seen["channel"] == "spectators", seen
     still_served(tables)

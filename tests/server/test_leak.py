@@ -1,7 +1,8 @@
 """Nothing leaks: over whole games of each game, every view a seat receives is exactly the
 engine's own view for that seat at that version, spectators get the public view, events
-carry drawn cards only to the seat that drew them, and no message, HTTP answer or log
-line holds the seed (before the end), a token or another seat's hand."""
+carry drawn cards only to the seat that drew them, no chat line of the seats reaches a
+spectator (live or in a welcome), and no message, HTTP answer or log line holds the seed
+(before the end), a token or another seat's hand."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ from tests.server.test_protocol import GAMES
 pytestmark = pytest.mark.slow
 
 VOLATILE = ("history", "version", "legal")
+CHAT_KEYS = {"type", "n", "channel", "seat", "name", "text", "preset", "at"}
+SEATS_LINE = "for the seats only"
+RAIL_LINE = "from the rail"
+
+
+def check_chat(line: dict[str, Any], seat: int | None) -> None:
+    """A chat line has only its keys, and a spectator reads only the spectators'."""
+    assert set(line) == CHAT_KEYS, line
+    assert line["channel"] in ("seats", "spectators")
+    assert (line["seat"] is None) == (line["channel"] == "spectators"), line
+    if seat is None:
+        assert line["channel"] == "spectators" and SEATS_LINE not in json.dumps(line), line
 
 
 def engine_view(state: Any, seat: int | None) -> dict[str, Any]:
@@ -41,6 +54,10 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
         elif not over:
             assert str(seed) not in text, message["type"]
             assert "seed" not in message.get("table", {})
+        if message["type"] == "chat":
+            check_chat(message, seat)
+        for line in message.get("chat", []) if message["type"] == "welcome" else []:
+            check_chat(line, seat)
         if message["type"] == "event":
             assert set(message) <= {"type", "version", "seat", "move", "drawn", "dealt",
                                      "phase", "public", "view"}
@@ -76,6 +93,16 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
         watching.start()
         persons = [n for n, s in enumerate(seats) if s["kind"] == "person"]
         tokens = {n: server.take(table["id"], n, f"P{n}") for n in persons}
+        # a seat and a spectator chat before the game: the seats then read both lines in
+        # their welcome, the spectator watching only the spectators' one
+        talker = Client(server, table["id"], tokens[persons[0]])
+        talker.send({"type": "chat", "text": SEATS_LINE})
+        assert talker.until("chat")["channel"] == "seats"
+        rail = Client(server, table["id"])
+        rail.send({"type": "chat", "text": RAIL_LINE})
+        assert rail.until("chat")["text"] == RAIL_LINE
+        talker.close()
+        rail.close()
         summary = server.get(f"/api/tables/{table['id']}").json()
         assert "seed" not in summary and "seed" not in json.dumps(server.get(
             "/api/tables").json()["tables"][0])
@@ -86,10 +113,13 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
         states = list(records.positions(record))
         for seat, (client, _) in played.items():
             assert check_messages(client.messages, seat, states, record.seed) > 0
+            said = [line["text"] for line in client.messages[0]["chat"]]
+            assert said == [SEATS_LINE, RAIL_LINE]
             # the seat's own new cards came with the events
             assert any("drawn" in m or "dealt" in m for m in client.messages)
             client.close()
         assert check_messages(spectator.messages, None, states, record.seed) == len(states)
+        assert [m["text"] for m in spectator.messages if m["type"] == "chat"] == [RAIL_LINE]
         spectator.close()
     finally:
         server.stop()
@@ -97,4 +127,5 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
     for token in tokens.values():
         assert token not in log
     assert str(record.seed) not in log
+    assert SEATS_LINE not in log and RAIL_LINE not in log
     assert "token=***" in log        # the WebSocket lines are there, their tokens hidden

@@ -26,6 +26,8 @@ class Connection:
         self.bucket = Bucket(settings.ws_rate, settings.ws_burst)
         self.max_queue = settings.max_queue
         self.hint_busy = False
+        #: a spectator's chat bucket (a seat's is its room's)
+        self.chat_bucket: Bucket | None = None
         self.closed = False
         self.task = asyncio.get_running_loop().create_task(self._sender())
 

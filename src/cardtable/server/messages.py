@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+import unicodedata
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, cast
 
 from pydantic import (
     AfterValidator,
@@ -85,6 +86,27 @@ def _not_blank(value: str) -> str:
     return value
 
 
+#: the longest chat line, in characters once cleaned
+CHAT_MAX = 200
+#: the preset phrases and emotes of the chat: ids the page translates (docs/server.md)
+CHAT_PRESETS = ("hello", "good-luck", "well-played", "good-game", "thanks", "sorry",
+                "oops", "wait", "hurry", "bye", "smile", "laugh", "wow", "sad", "thumbs-up",
+                "heart")
+# zero-width space, non-joiner and joiner: Khmer text and emoji sequences need them
+_KEEP_FORMAT = {"\u200b", "\u200c", "\u200d"}
+
+
+def clean_chat(value: str) -> str:
+    """A chat line as it is stored and sent: runs of white space (newlines included) made
+    one space, control and other invisible format characters (bidirectional overrides)
+    removed, as names are cleaned; the line's HTML is left as it is (the page shows it as
+    text)."""
+    kept = "".join(ch for ch in value
+                   if ch in _KEEP_FORMAT or unicodedata.category(ch) not in
+                   ("Cc", "Cf", "Cs", "Co") or ch.isspace())
+    return " ".join(kept.split())
+
+
 #: a display name: 1 to 32 printable characters, runs of spaces made one
 Name = Annotated[StrictStr, AfterValidator(_display_name)]
 #: a move in the game's notation, as sent (the game parses it)
@@ -136,10 +158,34 @@ class PingMessage(In):
     example: ClassVar[str] = '{"type": "ping"}'
 
 
-Incoming = MoveMessage | HintMessage | RematchMessage | PingMessage
-INCOMING: dict[str, type[MoveMessage] | type[HintMessage] | type[RematchMessage]
-               | type[PingMessage]] = {"move": MoveMessage, "hint": HintMessage,
-                                       "rematch": RematchMessage, "ping": PingMessage}
+class ChatMessage(In):
+    """A chat line: free ``text`` or a ``preset`` (one of CHAT_PRESETS), not both. A
+    seat's line goes to the seats' channel, a spectator's to the spectators' one."""
+
+    type: Literal["chat"]
+    #: free text, at most CHAT_MAX characters once cleaned
+    text: Annotated[StrictStr, StringConstraints(max_length=4096)] | None = None
+    #: a preset phrase or emote, by its id
+    preset: StrictStr | None = None
+
+    example: ClassVar[str] = '{"type": "chat", "text": "good luck!"}'
+
+
+class MuteMessage(In):
+    """A seat mutes (or unmutes) another seat's chat lines, for itself."""
+
+    type: Literal["mute"]
+    seat: StrictInt
+    muted: bool = True
+
+    example: ClassVar[str] = '{"type": "mute", "seat": 1, "muted": true}'
+
+
+Incoming = (MoveMessage | HintMessage | RematchMessage | PingMessage | ChatMessage
+            | MuteMessage)
+INCOMING: dict[str, type[In]] = {
+    "move": MoveMessage, "hint": HintMessage, "rematch": RematchMessage,
+    "ping": PingMessage, "chat": ChatMessage, "mute": MuteMessage}
 
 
 class ClientMessage(RootModel[Annotated[Incoming, Field(discriminator="type")]]):
@@ -154,7 +200,7 @@ def read_message(data: Any) -> Incoming:
     model = INCOMING.get(kind) if isinstance(kind, str) else None
     if model is None:
         raise Refusal("message/bad", f"'type' is one of {', '.join(INCOMING)}")
-    return read(model, data, "message/bad", f"a {kind} message")
+    return cast(Incoming, read(model, data, "message/bad", f"a {kind} message"))
 
 
 # ---------------------------------------------------------------- HTTP request bodies
@@ -180,6 +226,8 @@ class CreateTable(In):
     seats: Annotated[list[SeatRequest], Field(min_length=1)] | None = None
     #: seconds a person's seat may be away, to act, before a bot plays for it (or null)
     takeover_after: Annotated[float, Field(ge=1, le=86_400, strict=True)] | None = None
+    #: the table's chat (false: every chat line is refused with chat/off)
+    chat: Annotated[bool, Field(strict=True)] = True
 
 
 class TakeSeat(In):
@@ -261,16 +309,52 @@ class TableSummary(Out):
     result: Result | None = None
     seed: int | None = None
     rematch: str | None = None
+    #: the table's chat is on
+    chat: bool = True
+
+
+#: a chat channel: the seats' (read by the seats only) or the spectators' (read by all)
+Channel = Literal["seats", "spectators"]
+
+
+class ChatLine(Out):
+    """One chat line, as it is stored and sent: ``n`` counts the table's lines from 1;
+    ``seat`` and ``name`` are the speaker's (a spectator's are null and "")."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_type_required,
+                              serialize_by_alias=True, validate_by_name=True)
+
+    type: Literal["chat"] = "chat"
+    n: int
+    channel: Channel
+    seat: int | None
+    name: str
+    #: free text (HTML in it is text), or null for a preset (written as "text")
+    words: str | None = Field(alias="text")
+    #: a preset's id (CHAT_PRESETS), or null for free text
+    preset: str | None
+    #: when it was said (UTC, ISO 8601)
+    at: str
+
+
+class Muted(Out):
+    """The seats whose chat lines this seat does not receive (its answer to ``mute``)."""
+
+    type: Literal["muted"] = "muted"
+    seats: list[int]
 
 
 class Welcome(Out):
-    """First message of every connection."""
+    """First message of every connection; ``chat`` the last lines it may read (oldest
+    first), ``muted`` the seats its seat muted."""
 
     type: Literal["welcome"] = "welcome"
     seat: int | None
     version: int
     view: dict[str, Any]
     table: TableSummary
+    chat: list[ChatLine] | None = None
+    muted: list[int] | None = None
 
 
 class Event(Out):
@@ -343,7 +427,8 @@ class Pong(Out):
     type: Literal["pong"] = "pong"
 
 
-Outgoing = Welcome | Event | Presence | HintFound | Over | ErrorMessage | RematchTable | Pong
+Outgoing = (Welcome | Event | Presence | HintFound | Over | ErrorMessage | RematchTable | Pong
+            | ChatLine | Muted)
 
 
 class ServerMessage(RootModel[Annotated[Outgoing, Field(discriminator="type")]]):

@@ -26,6 +26,10 @@ CODES: dict[str, int] = {
     "player/not-found": 404,
     "player/bad-code": 404,
     "record/bad": 400,          # POST /api/replay (cardtable.web): not a finished record
+    "chat/off": 403,
+    "chat/bad": 422,
+    "chat/too-long": 413,
+    "chat/rate": 429,
     "http/not-found": 404,
     "http/method": 405,
     "server/error": 500,

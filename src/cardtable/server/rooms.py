@@ -13,7 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +24,9 @@ from cardtable.core import CardtableError
 from cardtable.records import Seat
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
+from cardtable.server.limits import Bucket
 from cardtable.server.messages import (
+    ChatLine,
     CreateTable,
     ErrorMessage,
     Out,
@@ -37,7 +39,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.refusals import Refusal
 from cardtable.server.settings import Settings
-from cardtable.store import SeatRow, Store, TableRow, hash_token
+from cardtable.store import CHAT_KEPT, ChatRow, SeatRow, Store, TableRow, hash_token
 from cardtable.table import Table
 
 log = logging.getLogger("cardtable.server")
@@ -72,12 +74,24 @@ class Room:
     players: list[str | None] = field(default_factory=list)
     #: (player id, game) -> the player's rating shown next to its name, or None
     rate: Callable[[str, str], int | None] | None = None
+    #: the table's chat is on
+    chat_on: bool = True
+    #: the last chat lines of each channel, oldest first
+    chat: dict[str, deque[ChatLine]] = field(default_factory=dict)
+    #: the number of the table's last chat line
+    chat_count: int = 0
+    #: per seat, the seats whose lines it does not receive
+    mutes: dict[int, set[int]] = field(default_factory=dict)
+    #: per seat, its chat rate bucket (kept over reconnects)
+    chat_buckets: dict[int, Bucket] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         now = time.monotonic()
         self.away_since = [now if s.kind == "person" else None for s in self.table.seats]
         if not self.players:
             self.players = [None] * len(self.table.seats)
+        for channel in ("seats", "spectators"):
+            self.chat.setdefault(channel, deque(maxlen=CHAT_KEPT))
 
     def seat_of_player(self, player: str) -> int | None:
         """The seat the player holds at this table (its first, if several)."""
@@ -85,6 +99,21 @@ class Room:
             if held == player and self.tokens[n] is not None:
                 return n
         return None
+
+    def may_read(self, conn: Connection, line: ChatLine) -> bool:
+        """Who reads what: the seats' lines go to the seats only, the spectators' lines to
+        everyone; a seat's lines not to the seats that muted it."""
+        if line.channel == "seats" and conn.seat is None:
+            return False
+        return conn.seat is None or line.seat is None or line.seat not in self.mutes.get(
+            conn.seat, ())
+
+    def chat_history(self, conn: Connection, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines ``conn`` may read, oldest first."""
+        lines = [line for channel in self.chat.values() for line in channel
+                 if self.may_read(conn, line)]
+        lines.sort(key=lambda line: line.n)
+        return lines[-limit:] if limit > 0 else []
 
     @property
     def game(self) -> cardtable.Game:
@@ -159,7 +188,8 @@ class Room:
                                game_info=self.game.describe(), seats=seats,
                                status=self.status,
                                version=table.version, to_act=table.to_act,
-                               takeover_after=self.takeover_after, created=table.created)
+                               takeover_after=self.takeover_after, created=table.created,
+                             chat=self.chat_on)
         if summary.status == "over":
             summary.result = self.result()
             summary.seed = self.seed
@@ -173,13 +203,25 @@ def table_seats(rows: list[SeatRow]) -> list[Seat]:
             else Seat("person", s.name, {}) for s in rows]
 
 
+def chat_line(row: ChatRow) -> ChatLine:
+    return ChatLine(n=row.n, channel="seats" if row.channel == "seats" else "spectators",
+                    seat=row.seat, name=row.name, text=row.text, preset=row.preset,
+                    at=row.at)
+
+
 def room_from_row(row: TableRow) -> Room:
-    """The room of a stored table: its log replayed."""
+    """The room of a stored table: its log replayed, its last chat lines and mutes."""
     table = Table.from_log(row.log, table_seats(row.seats), created=row.created)
-    return Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
+    room = Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
                 started=row.status != "waiting", over=row.status == "over",
                 takeover_after=row.takeover_after,
-                rematch=row.rematch, players=[s.player for s in row.seats])
+                rematch=row.rematch, players=[s.player for s in row.seats],
+                chat_on=row.chat, chat_count=row.chat_count)
+    for line in row.chat_lines:
+        room.chat[line.channel].append(chat_line(line))
+    for seat, muted in row.mutes:
+        room.mutes.setdefault(seat, set()).add(muted)
+    return room
 
 
 def check_bot(kind: str, settings: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
@@ -300,11 +342,12 @@ class Rooms:
         started = all(s.kind == "bot" for s in rows)
         row = TableRow(id=table_id, game=name, options=dict(game.options), seed=seed,
                        takeover_after=takeover, status="playing" if started else "waiting",
-                       version=0, seats=rows, owner=self.settings.owner)
+                       version=0, seats=rows, owner=self.settings.owner, chat=request.chat)
         table = Table.new(game, table_seats(rows), seed=seed, created=row.created)
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
-                    over=False, takeover_after=takeover, rate=self.rate)
+                    over=False, takeover_after=takeover, rate=self.rate,
+                    chat_on=request.chat)
         self.live[table_id] = room
         log.info("table %s created: %s, %d seats", table_id, name, len(rows))
         return room
@@ -354,6 +397,13 @@ class Rooms:
             room.tokens[seat] = None
             if not keep:
                 room.players[seat] = None
+            if room.mutes.pop(seat, None) is not None or any(
+                    seat in muted for muted in room.mutes.values()):
+                for muted in room.mutes.values():
+                    muted.discard(seat)
+                await asyncio.shield(self.db.run(
+                    lambda conn: self.store.forget_mutes(conn, room.id, seat)))
+            room.chat_buckets.pop(seat, None)
             gone = ErrorMessage(code="auth/bad-token", message="you left this seat")
             for conn in [c for c in room.conns if c.seat == seat]:
                 conn.push(gone)

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import time
 
+from cardtable.server.chat import Chat
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.jobs import Jobs
@@ -35,6 +36,7 @@ class TableService:
         self.players = Players(store, self.db)
         self.rooms.rate = self.players.ratings.shown
         self.pipeline.on_over.append(self.players.finished)
+        self.chat = Chat(settings, store, self.db)
         self.ticker: asyncio.Task[None] | None = None
 
     # -- life cycle
@@ -105,7 +107,8 @@ class TableService:
                          for s in room.table.seats]
                 new = await self.create(CreateTable(game=game.name, options=options,
                                                     seats=seats,
-                                                    takeover_after=room.takeover_after))
+                                                    takeover_after=room.takeover_after,
+                                                    chat=room.chat_on))
                 await asyncio.shield(self.db.run(
                     lambda c: self.rooms.store.set_rematch(c, room.id, new.id)))
                 room.rematch = new_id = new.id
@@ -131,8 +134,12 @@ class TableService:
         """A new connection: its welcome, what it missed, and everyone's presence."""
         async with room.lock:
             table = room.table
-            conn.push(Welcome(seat=conn.seat, version=table.version,
-                              view=table.view(conn.seat), table=room.summary()))
+            welcome = Welcome(seat=conn.seat, version=table.version,
+                              view=table.view(conn.seat), table=room.summary(),
+                              chat=room.chat_history(conn, self.settings.chat_history))
+            if conn.seat is not None:
+                welcome.muted = sorted(room.mutes.get(conn.seat, ()))
+            conn.push(welcome)
             self.pipeline.catch_up(room, conn, since)
             room.conns.append(conn)
             if conn.seat is not None:

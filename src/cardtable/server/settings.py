@@ -26,3 +26,6 @@ class Settings:
     # this process's name when several share one database: it creates, reloads and plays
     # only its own tables (None: the one default process)
     owner: str | None = None
+    chat_rate: float = 0.5           # chat lines a second per seat (a spectator: per connection)...
+    chat_burst: float = 5.0          # ...with bursts of this many
+    chat_history: int = 50           # lines a new connection is sent (per channel kept)

@@ -2,7 +2,8 @@
 
 A connection is checked once (the table, the token, ``since``); then each message in
 turn: its rate, its size, JSON, its typed message (``messages.read_message``), and is
-handed on: a move to the move pipeline, a hint to the jobs, a rematch to the service.
+handed on: a move to the move pipeline, a hint to the jobs, a rematch to the service, a
+chat line or a mute to the chat.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.connections import Connection
 from cardtable.server.messages import (
+    ChatMessage,
     HintMessage,
     MoveMessage,
+    MuteMessage,
     PingMessage,
     Pong,
     RematchMessage,
@@ -122,6 +125,10 @@ def router(service: TableService) -> APIRouter:
             asyncio.get_running_loop().create_task(hint(room, conn))
         elif isinstance(message, RematchMessage):
             await service.rematch(room, conn)
+        elif isinstance(message, ChatMessage):
+            await service.chat.say(room, conn, message)
+        elif isinstance(message, MuteMessage):
+            await service.chat.mute(room, conn, message)
 
     async def hint(room: Room, conn: Connection) -> None:
         try:

@@ -42,6 +42,8 @@ tables = sa.Table(
     sa.Column("owner", sa.String(64), nullable=True),
     # the table a rematch of this finished one is played at, once a player asked for it
     sa.Column("rematch", sa.String(32), nullable=True),
+    # the table's chat is on (docs/server.md: Chat)
+    sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.true()),
 )
 sa.Index("ix_tables_status", tables.c.status)
 sa.Index("ix_tables_owner_status", tables.c.owner, tables.c.status)
@@ -69,7 +71,32 @@ moves = sa.Table(
     sa.Column("notation", sa.String(64), nullable=False),
 )
 
+# the chat lines of a table, numbered from 1 (n), each in its channel (seats | spectators)
+chat_table = sa.Table(
+    "chat", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("channel", sa.String(16), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),            # null: a spectator
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=True),               # free text, or null...
+    sa.Column("preset", sa.String(32), nullable=True),       # ...for a preset's id
+    sa.Column("at", sa.String(32), nullable=False),
+)
+
+# seat ``seat`` does not receive the chat lines of seat ``muted``
+chat_mutes = sa.Table(
+    "chat_mutes", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("muted", sa.Integer, primary_key=True),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
+#: chat lines of each channel loaded with a table (the server sends at most these)
+CHAT_KEPT = 100
 
 
 class SchemaError(RuntimeError):
@@ -190,6 +217,17 @@ class SeatRow:
 
 
 @dataclass
+class ChatRow:
+    n: int
+    channel: str
+    seat: int | None
+    name: str
+    text: str | None
+    preset: str | None
+    at: str
+
+
+@dataclass
 class TableRow:
     id: str
     game: str
@@ -204,6 +242,13 @@ class TableRow:
     created: str = field(default_factory=now)
     owner: str | None = None
     rematch: str | None = None
+    chat: bool = True
+    #: the last chat lines of each channel, oldest first (ChatRow)
+    chat_lines: list[ChatRow] = field(default_factory=list)
+    #: (seat, muted seat) pairs
+    mutes: list[tuple[int, int]] = field(default_factory=list)
+    #: the number of the table's last chat line
+    chat_count: int = 0
 
     @property
     def log(self) -> GameLog:
@@ -251,7 +296,8 @@ class Store:
         conn.execute(tables.insert().values(
             id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
             takeover_after=row.takeover_after, status=row.status, version=row.version,
-            result=None, created=row.created, updated=stamp, owner=row.owner))
+            result=None, created=row.created, updated=stamp, owner=row.owner,
+            chat=row.chat))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
              "settings": json.dumps(s.settings), "token_hash": s.token_hash,
@@ -290,6 +336,26 @@ class Store:
         done = conn.execute(tables.update().where(
             tables.c.id == table_id, tables.c.rematch.is_(None)).values(rematch=rematch))
         return done.rowcount == 1
+
+    def add_chat(self, conn: Connection, table_id: str, line: ChatRow) -> None:
+        conn.execute(chat_table.insert().values(
+            table_id=table_id, n=line.n, channel=line.channel, seat=line.seat,
+            name=line.name, text=line.text, preset=line.preset, at=line.at))
+
+    def set_mute(self, conn: Connection, table_id: str, seat: int, muted: int,
+                 on: bool) -> None:
+        where = (chat_mutes.c.table_id == table_id, chat_mutes.c.seat == seat,
+                 chat_mutes.c.muted == muted)
+        conn.execute(chat_mutes.delete().where(*where))
+        if on:
+            conn.execute(chat_mutes.insert().values(table_id=table_id, seat=seat,
+                                                    muted=muted))
+
+    def forget_mutes(self, conn: Connection, table_id: str, seat: int) -> None:
+        """A seat was left: its person's mutes go, and so do the others' of it."""
+        conn.execute(chat_mutes.delete().where(
+            chat_mutes.c.table_id == table_id,
+            sa.or_(chat_mutes.c.seat == seat, chat_mutes.c.muted == seat)))
 
     def append_move(self, conn: Connection, table_id: str, version: int, seat: int,
                     notation: str, result: dict[str, Any] | None) -> None:
@@ -342,6 +408,18 @@ class Store:
                                  .order_by(moves.c.version)).all()
         if [m.version for m in move_rows] != list(range(1, r.version + 1)):
             raise RuntimeError(f"table {r.id}: its move log does not match its version")
+        lines: list[ChatRow] = []
+        for channel in ("seats", "spectators"):
+            found = conn.execute(chat_table.select().where(
+                chat_table.c.table_id == r.id, chat_table.c.channel == channel)
+                .order_by(chat_table.c.n.desc()).limit(CHAT_KEPT)).all()
+            lines += [ChatRow(c.n, c.channel, c.seat, c.name, c.text, c.preset, c.at)
+                      for c in found]
+        lines.sort(key=lambda line: line.n)
+        count = conn.execute(sa.select(sa.func.max(chat_table.c.n))
+                             .where(chat_table.c.table_id == r.id)).scalar()
+        mutes = conn.execute(sa.select(chat_mutes.c.seat, chat_mutes.c.muted)
+                             .where(chat_mutes.c.table_id == r.id)).all()
         return TableRow(
             id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
             takeover_after=r.takeover_after, status=r.status, version=r.version,
@@ -349,4 +427,5 @@ class Store:
                            s.player_id) for s in seat_rows],
             moves=[(m.seat, m.notation) for m in move_rows],
             result=json.loads(r.result) if r.result else None, created=r.created,
-            owner=r.owner, rematch=r.rematch)
+            owner=r.owner, rematch=r.rematch, chat=bool(r.chat), chat_lines=lines,
+            mutes=[(m.seat, m.muted) for m in mutes], chat_count=count or 0)

@@ -8,6 +8,7 @@ import { api, copyText, h, nameInput, toast } from "./dom.js";
 import { inviteNotice } from "./invite.js";
 import { botLabel, gameTitle } from "./names.js";
 import { myPage, playerHeaders, storedPlayer } from "./player.js";
+import { ChatBox } from "./chat.js";
 import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
@@ -62,6 +63,10 @@ function errorText(code, message) {
     case "seat/taken": return _("That seat is taken.");
     case "auth/bad-token": return _("Your seat was not recognised; you are watching.");
     case "limit/rate": return _("Too many requests; wait a moment.");
+    case "chat/off": return _("The chat is off at this table.");
+    case "chat/too-long": return _("That chat line is too long.");
+    case "chat/rate": return _("Too many chat lines; wait a moment.");
+    case "chat/bad": return _("That chat line was not sent: {message}", { message });
     default: return message || code;
   }
 }
@@ -263,7 +268,14 @@ export class TablePage {
         }
         this.setView(msg.view, msg.version);
         if (msg.table && msg.table.seats) this.connected = msg.table.seats.map((s) => !!s.connected);
+        this.chat.reset(msg.chat, msg.muted);
         break;
+      case "chat":
+        this.chat.add(msg);
+        return;   // the game is not drawn again for a chat line
+      case "muted":
+        this.chat.setMuted(msg.seats);
+        return;
       case "event": {
         if (msg.version <= this.lastEventVersion()) {
           break;
@@ -348,6 +360,7 @@ export class TablePage {
         const began = this.table.status === "waiting" && table.status === "playing";
         this.table = table;
         this.render();
+        this.chat.render();   // the names of the seats may have changed
         // the last player sat down and this seat moves first: its turn has come
         if (began && this.myTurn && this.connection === "open") turnAlert(gameTitle(table.game), _("Your turn"));
       }
@@ -451,6 +464,7 @@ export class TablePage {
     this.logList = h("ol", { class: "log", id: "log" });
     this.extra = h("div", { class: "extra" });
     this.overBox = h("div", { class: "over-box", id: "over" });
+    this.chat = new ChatBox(this);
     this.main.append(
       h("div", { class: "table-head" }, h("h1", {}, gameTitle(this.table.game)),
         h("div", { class: "row-buttons" },
@@ -465,6 +479,7 @@ export class TablePage {
       this.area,
       this.controls = h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
       this.extra,
+      this.chat.el,
       h("details", { class: "log-box" }, h("summary", {}, _("Move log")), this.logList),
       h("div", { class: "invites", id: "invites" }),
     );

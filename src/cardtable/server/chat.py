@@ -1,0 +1,110 @@
+"""Chat at the table (docs/server.md: Chat): two channels, who reads what, limits, mutes.
+
+A seat's line goes to the seats' channel, which only the seats read; a spectator's line to
+the spectators' channel, which everyone reads (the page lets a player hide it). A line is
+free text or a preset (an id the page translates), cleaned as names are, at most
+``CHAT_MAX`` characters, at ``chat_rate`` lines a second per seat. It is stored with the
+table before anyone receives it; a new connection's welcome carries the last lines it may
+read. A seat may mute another seat for itself: the server stops sending it that seat's
+lines (and leaves them out of its welcome). Nothing here is logged but counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from cardtable.local import now
+from cardtable.server.connections import Connection
+from cardtable.server.database import Database
+from cardtable.server.limits import Bucket
+from cardtable.server.messages import (
+    CHAT_MAX,
+    CHAT_PRESETS,
+    ChatLine,
+    ChatMessage,
+    Muted,
+    MuteMessage,
+    clean_chat,
+)
+from cardtable.server.refusals import Refusal
+from cardtable.server.rooms import Room
+from cardtable.server.settings import Settings
+from cardtable.store import ChatRow, Store
+
+
+class Chat:
+    """Says and mutes at the rooms of this process."""
+
+    def __init__(self, settings: Settings, store: Store, db: Database) -> None:
+        self.settings = settings
+        self.store = store
+        self.db = db
+        self.lines = 0
+
+    def bucket(self, room: Room, conn: Connection) -> Bucket:
+        """A seat's bucket is the room's (a reconnect does not refill it); a spectator's
+        is its connection's."""
+        if conn.seat is None:
+            if conn.chat_bucket is None:
+                conn.chat_bucket = Bucket(self.settings.chat_rate, self.settings.chat_burst)
+            return conn.chat_bucket
+        bucket = room.chat_buckets.get(conn.seat)
+        if bucket is None:
+            bucket = room.chat_buckets[conn.seat] = Bucket(self.settings.chat_rate,
+                                                           self.settings.chat_burst)
+        return bucket
+
+    async def say(self, room: Room, conn: Connection, message: ChatMessage) -> None:
+        if not room.chat_on:
+            raise Refusal("chat/off", "the chat is off at this table")
+        text, preset = message.text, message.preset
+        if (text is None) == (preset is None):
+            raise Refusal("chat/bad", "a chat line has either 'text' or 'preset'")
+        if preset is not None and preset not in CHAT_PRESETS:
+            raise Refusal("chat/bad", f"'preset' is one of {', '.join(CHAT_PRESETS)}")
+        if text is not None:
+            text = clean_chat(text)
+            if not text:
+                raise Refusal("chat/bad", "a chat line is not blank")
+            if len(text) > CHAT_MAX:
+                raise Refusal("chat/too-long", f"a chat line has at most {CHAT_MAX} "
+                                               f"characters; this one has {len(text)}")
+        if not self.bucket(room, conn).take():
+            raise Refusal("chat/rate", "too many chat lines; wait a moment")
+        seat = conn.seat
+        room.chat_count += 1
+        line = ChatLine(n=room.chat_count, channel="spectators" if seat is None else "seats",
+                        seat=seat, name="" if seat is None else room.table.seats[seat].name,
+                        text=text, preset=preset, at=now())
+        row = ChatRow(line.n, line.channel, line.seat, line.name, line.words, line.preset,
+                      line.at)
+        # stored before anyone reads it; shielded, so a client going away cannot undo it
+        await asyncio.shield(self.db.run(lambda c: self.store.add_chat(c, room.id, row)))
+        self.lines += 1
+        room.chat[line.channel].append(line)
+        text_out = line.text()
+        for other in room.conns:
+            if room.may_read(other, line):
+                other.push(text_out)
+
+    async def mute(self, room: Room, conn: Connection, message: MuteMessage) -> None:
+        seat = conn.seat
+        if seat is None:
+            raise Refusal("auth/bad-token", "spectators cannot mute; hide the spectators' "
+                                            "chat on the page instead")
+        other = message.seat
+        if not 0 <= other < len(room.table.seats) or other == seat:
+            raise Refusal("chat/bad", f"'seat' is another seat of this table, 0 to "
+                                      f"{len(room.table.seats) - 1}")
+        muted = room.mutes.setdefault(seat, set())
+        if (other in muted) != message.muted:
+            await asyncio.shield(self.db.run(
+                lambda c: self.store.set_mute(c, room.id, seat, other, message.muted)))
+            if message.muted:
+                muted.add(other)
+            else:
+                muted.discard(other)
+        answer = Muted(seats=sorted(muted)).text()
+        for mine in room.conns:
+            if mine.seat == seat:
+                mine.push(answer)

@@ -9,8 +9,8 @@ Install with ``pip install 'cardtable[rl]'`` (PettingZoo, Gymnasium) and
   ``cardtable/ThreeThirteen-v0``: Gymnasium single-agent environments against
   bots, registered when this package is imported (so
   ``gymnasium.make("cardtable.envs:cardtable/Sequence-v0")`` works too); Sequence's
-  ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` is the batched
-  engine of ``cardtable.vector``.
+  and Three Thirteen's ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``
+  is the batched engine of ``cardtable.vector``.
 - ``import cardtable.envs.openspiel`` registers ``python_cardtable_<game>``
   with OpenSpiel.
 - ``cardtable.envs.encoders``: the observation tensors all of them share.
@@ -29,7 +29,8 @@ DEFAULT_MAX_MOVES = 100_000
 GYM_IDS = {d.name: f"cardtable/{d.title.replace(' ', '')}-v0" for d in cardtable.declarations()}
 #: the batched engines' Gymnasium VectorEnv of each game that has one (cardtable.vector, the
 #: vector extra): ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``
-VECTOR_ENTRY_POINTS = {"sequence": "cardtable.vector.gym:SequenceVectorEnv"}
+VECTOR_ENTRY_POINTS = {"sequence": "cardtable.vector.gym:SequenceVectorEnv",
+                       "threethirteen": "cardtable.vector.gym:ThreeThirteenVectorEnv"}
 
 
 def _register_gymnasium() -> None:

@@ -5,9 +5,12 @@ imports this package.
 
 - ``VectorSequence``: N games of Sequence as arrays, stepped by numba kernels, exactly the
   rules of ``cardtable.sequence`` (tests/vector play both side by side).
+- ``VectorThreeThirteen``: N matches of Three Thirteen, the same way (its meld solver a
+  numba kernel too, ``cardtable.vector.threethirteen_melds``).
 - ``SelfPlay``: pgx's shape, every seat's action from the caller.
-- ``cardtable.vector.gym.SequenceVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
-  the vector entry point of ``cardtable/Sequence-v0``.
+- ``cardtable.vector.gym.SequenceVectorEnv``, ``ThreeThirteenVectorEnv``: Gymnasium
+  ``VectorEnv``s against an opponent, the vector entry points of ``cardtable/Sequence-v0``
+  and ``cardtable/ThreeThirteen-v0``.
 """
 
 from __future__ import annotations
@@ -21,5 +24,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
 
 from cardtable.vector.selfplay import SelfPlay, SelfPlayState
 from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
+from cardtable.vector.threethirteen import ThreeThirteenBatch, VectorThreeThirteen
 
-__all__ = ["Results", "SelfPlay", "SelfPlayState", "SequenceBatch", "VectorSequence"]
+__all__ = ["Results", "SelfPlay", "SelfPlayState", "SequenceBatch", "ThreeThirteenBatch",
+           "VectorSequence", "VectorThreeThirteen"]

@@ -1,20 +1,22 @@
-"""Random-playout speed of the batched Sequence engine beside the scalar one, in one run.
+"""Random-playout speed of a batched engine beside the scalar one, in one run.
 
     python bench/vector.py                                  # 2-player Sequence, batches 1..16,384
     python bench/vector.py --sizes 1 64 4096 --seconds 1 --json
     python bench/vector.py --players 4
+    python bench/vector.py --game threethirteen             # Three Thirteen, the same figures
 
 One core (numba's kernels are single-threaded). Figures, each the median of ``--runs``:
 
 - ``scalar``: the scalar engine's loop ``s.apply(rng.choice(s.legal_actions()))`` over
-  whole seeded games (bench/playouts.py's loop), timed before and after the batched runs;
+  whole seeded games (bench/playouts.py's loop), timed before and after the batched runs
+  (a Three Thirteen match is long: give ``--seconds`` a second or more there);
 - for each batch size N: ``engine``: ``random_actions`` + ``step`` (steps = moves played,
   N per call, finished games reset on their own); ``learner``: the same plus the legal
   masks and the observation tensors a learner reads every step;
 - ``gym``: ``gymnasium.make_vec("cardtable/Sequence-v0", vectorization_mode=
-  "vector_entry_point")`` at ``--gym-envs`` games against the random opponent: environment
-  steps per second (one learner move and the opponent's replies each), observations and
-  masks included;
+  "vector_entry_point")`` (or the game's own id) at ``--gym-envs`` games against the
+  random opponent: environment steps per second (one learner move and the opponent's
+  replies each), observations and masks included;
 - memory per game: the engine's arrays, and with the observation and mask of one step.
 
 Ratios against the scalar engine in the same run are what to compare across machines.
@@ -33,15 +35,18 @@ import numpy as np
 
 import cardtable
 from _args import positive
-from cardtable.vector import VectorSequence
+from cardtable.vector import VectorSequence, VectorThreeThirteen
 from playouts import run_once
 
 SIZES = [1, 16, 256, 1024, 4096, 16384]
+#: the games with a batched engine
+ENGINES: dict[str, Any] = {"sequence": VectorSequence, "threethirteen": VectorThreeThirteen}
+TITLES = {"sequence": "Sequence", "threethirteen": "Three Thirteen"}
 
 
-def scalar_steps_per_s(players: int, seconds: float, seed: int) -> float:
+def scalar_steps_per_s(game: str, players: int, seconds: float, seed: int) -> float:
     """The scalar engine's random playouts, timed as bench/playouts.py times them."""
-    steps, _, elapsed = run_once("sequence", players, seconds, seed)
+    steps, _, elapsed = run_once(game, players, seconds, seed)
     return steps / elapsed
 
 
@@ -58,7 +63,7 @@ def timed(step: Callable[[], None], moves_per_call: int, seconds: float) -> floa
             return calls * moves_per_call / elapsed
 
 
-def batched(engine: VectorSequence, n: int, seconds: float, learner: bool) -> float:
+def batched(engine: Any, n: int, seconds: float, learner: bool) -> float:
     batch = engine.init(np.arange(n))
     actions = np.empty(n, np.int64)
     obs = np.empty((n, engine.obs_size), np.float32)
@@ -76,14 +81,14 @@ def batched(engine: VectorSequence, n: int, seconds: float, learner: bool) -> fl
     return timed(step, n, seconds)
 
 
-def gym_steps_per_s(players: int, n: int, seconds: float) -> float:
+def gym_steps_per_s(game: str, players: int, n: int, seconds: float) -> float:
     """Environment steps per second (each one learner move and the opponents' replies)."""
     import gymnasium
 
-    import cardtable.envs  # noqa: F401  (registers the ids)
+    import cardtable.envs  # (registers the ids)
     from cardtable.vector.gym import SequenceVectorEnv
 
-    envs = gymnasium.make_vec("cardtable/Sequence-v0", num_envs=n,
+    envs = gymnasium.make_vec(cardtable.envs.GYM_IDS[game], num_envs=n,
                               vectorization_mode="vector_entry_point", players=players)
     env = envs.unwrapped
     assert isinstance(env, SequenceVectorEnv)
@@ -97,7 +102,7 @@ def gym_steps_per_s(players: int, n: int, seconds: float) -> float:
     return timed(step, n, seconds)
 
 
-def memory_per_game(engine: VectorSequence) -> dict[str, int]:
+def memory_per_game(engine: Any) -> dict[str, int]:
     batch = engine.init(np.arange(1024))
     state = sum(a.nbytes for a in batch) // 1024
     per_step = engine.obs_size * 4 + engine.num_actions
@@ -105,9 +110,9 @@ def memory_per_game(engine: VectorSequence) -> dict[str, int]:
 
 
 def run(players: int, sizes: list[int], seconds: float, runs: int,
-        gym_envs: int) -> dict[str, Any]:
-    engine = VectorSequence(players=players)
-    scalar = [scalar_steps_per_s(players, seconds, seed=1000 * k) for k in range(runs)]
+        gym_envs: int, game: str = "sequence") -> dict[str, Any]:
+    engine = ENGINES[game](players=players)
+    scalar = [scalar_steps_per_s(game, players, seconds, seed=1000 * k) for k in range(runs)]
     rows = []
     for n in sizes:
         eng = statistics.median(batched(engine, n, seconds, False) for _ in range(runs))
@@ -116,19 +121,22 @@ def run(players: int, sizes: list[int], seconds: float, runs: int,
                      "engine_ns_per_step": round(1e9 / eng, 1),
                      "learner_steps_per_s": round(learn),
                      "learner_ns_per_step": round(1e9 / learn, 1)})
-    gym = statistics.median(gym_steps_per_s(players, gym_envs, seconds) for _ in range(runs))
-    scalar += [scalar_steps_per_s(players, seconds, seed=1000 * k + 1) for k in range(runs)]
+    gym = statistics.median(gym_steps_per_s(game, players, gym_envs, seconds)
+                            for _ in range(runs))
+    scalar += [scalar_steps_per_s(game, players, seconds, seed=1000 * k + 1)
+               for k in range(runs)]
     base = statistics.median(scalar)
     for row in rows:
         row["engine_x_scalar"] = round(row["engine_steps_per_s"] / base, 1)
         row["learner_x_scalar"] = round(row["learner_steps_per_s"] / base, 1)
-    return {"game": "sequence", "players": players, "scalar_steps_per_s": round(base),
+    return {"game": game, "players": players, "scalar_steps_per_s": round(base),
             "batches": rows, "gym_envs": gym_envs, "gym_env_steps_per_s": round(gym),
             "gym_x_scalar": round(gym / base, 1), "memory_per_game": memory_per_game(engine)}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=sorted(ENGINES), default="sequence")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--sizes", type=positive, nargs="+", default=SIZES)
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
@@ -137,13 +145,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
-        report = run(args.players, args.sizes, args.seconds, args.runs, args.gym_envs)
+        report = run(args.players, args.sizes, args.seconds, args.runs, args.gym_envs,
+                     args.game)
     except cardtable.OptionsError as exc:
         parser.error(str(exc))
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"Sequence, {report['players']} players, one core; scalar engine: "
+    print(f"{TITLES[args.game]}, {report['players']} players, one core; scalar engine: "
           f"{report['scalar_steps_per_s']:,} steps/s")
     print(f"{'batch':>7} {'engine steps/s':>15} {'ns/step':>8} {'x scalar':>9} "
           f"{'+mask+obs steps/s':>18} {'ns/step':>8} {'x scalar':>9}")

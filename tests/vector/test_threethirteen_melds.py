@@ -21,6 +21,7 @@ from cardtable.vector.threethirteen_melds import (  # noqa: E402
     VALUES,
     melds_fully,
     penalties,
+    scratch,
 )
 
 OPTION_SETS = [(aces, faces, all_wild) for aces in ("low", "both")
@@ -93,13 +94,13 @@ def test_the_kernel_is_the_brute_force_on_small_hands(aces: str, faces: str,
                                                       all_wild: bool) -> None:
     rng = random.Random(OPTION_SETS.index((aces, faces, all_wild)))
     values = VALUES[aces, faces]
-    scratch = np.zeros(52, np.int64)
+    work = scratch()
     for cards, round_ in random_hands(rng, 400, 3, 8, 2):
         want = brute_penalty(cards, round_, aces, faces, all_wild)
         got = int(penalties(counts(cards), round_, aces, faces, all_wild)[0])
         assert got == want, ([CARD_NAMES[c] for c in cards], round_)
         full = melds_fully(counts(cards)[0], round_ + 1, values, aces == "both", all_wild,
-                           scratch)
+                           work)
         assert full == (want == 0)
 
 

@@ -52,7 +52,7 @@ from cardtable.vector.sequence import (
 from cardtable.vector.sequence import M_CURRENT as _SEQ_CURRENT
 from cardtable.vector.sequence import M_MOVES as _SEQ_MOVES
 from cardtable.vector.sequence import M_OVER as _SEQ_OVER
-from cardtable.vector.threethirteen_melds import VALUES, hand_penalty, melds_fully
+from cardtable.vector.threethirteen_melds import DEPTH, VALUES, hand_penalty, melds_fully
 
 NUM_ACTIONS = len(ACTIONS)  # draw, take, a discard per card: 54
 #: room for every card in one pile
@@ -248,12 +248,12 @@ def _is_legal(hands: np.ndarray, meta: np.ndarray, i: int, a: int) -> bool:
 def _end_round(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard: np.ndarray,
                taken: np.ndarray, shown: np.ndarray, totals: np.ndarray, meta: np.ndarray,
                rngs: np.ndarray, i: int, players: int, decks: int, vals: np.ndarray,
-               ace_high: bool, all_wild: bool, cnt: np.ndarray) -> None:
+               ace_high: bool, all_wild: bool, work: np.ndarray) -> None:
     """3.7: every hand scored at its best split; then 3.9 the end, or the next deal."""
     round_ = meta[i, M_ROUND]
     wild = round_ + 1
     for s in range(players):
-        totals[i, s] += hand_penalty(hands[i, s], wild, vals, ace_high, all_wild, cnt)
+        totals[i, s] += hand_penalty(hands[i, s], wild, vals, ace_high, all_wild, work)
     if round_ == ROUNDS:
         meta[i, M_OVER] = 1
         low = totals[i, 0]
@@ -273,7 +273,7 @@ def _end_round(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard:
 def _apply_one(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard: np.ndarray,
                taken: np.ndarray, shown: np.ndarray, totals: np.ndarray, meta: np.ndarray,
                rngs: np.ndarray, i: int, a: int, players: int, decks: int, vals: np.ndarray,
-               ace_high: bool, all_wild: bool, cnt: np.ndarray) -> None:
+               ace_high: bool, all_wild: bool, work: np.ndarray) -> None:
     """Play legal action ``a`` in row i, as ``ThreeThirteenState._apply``."""
     seat = meta[i, M_CURRENT]
     meta[i, M_MOVES] += 1
@@ -300,7 +300,7 @@ def _apply_one(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard:
     if taken[i, seat, card] > 0:
         taken[i, seat, card] -= 1
     if meta[i, M_WENT_OUT] < 0:
-        if melds_fully(hands[i, seat], meta[i, M_ROUND] + 1, vals, ace_high, all_wild, cnt):
+        if melds_fully(hands[i, seat], meta[i, M_ROUND] + 1, vals, ace_high, all_wild, work):
             # 3.6 ruling: the discard leaves melds only: the player goes out, shows the
             # melds (the whole hand), and every other player has one more turn
             meta[i, M_WENT_OUT] = seat
@@ -311,7 +311,7 @@ def _apply_one(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard:
         meta[i, M_TURNS_LEFT] -= 1
         if meta[i, M_TURNS_LEFT] == 0:
             _end_round(hands, sizes, stock, discard, taken, shown, totals, meta, rngs, i,
-                       players, decks, vals, ace_high, all_wild, cnt)
+                       players, decks, vals, ace_high, all_wild, work)
             return
     meta[i, M_CURRENT] = (seat + 1) % players
     meta[i, M_DRAWING] = 1
@@ -319,7 +319,7 @@ def _apply_one(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard:
     if meta[i, M_STOCK_LEN] == 0:
         if meta[i, M_RESHUFFLED] != 0:
             _end_round(hands, sizes, stock, discard, taken, shown, totals, meta, rngs, i,
-                       players, decks, vals, ace_high, all_wild, cnt)
+                       players, decks, vals, ace_high, all_wild, work)
             return
         # the discard pile but its top card, shuffled, is the new stock
         meta[i, M_RESHUFFLED] = 1
@@ -408,7 +408,7 @@ def _step_kernel(b: ThreeThirteenBatch, actions: np.ndarray, active: np.ndarray,
     """Check every active row's action, then play them all; -1, or the first illegal row
     (nothing is played then)."""
     hands, sizes, stock, discard, taken, shown, totals, meta, rngs = b
-    cnt = np.zeros(NUM_CARDS, np.int64)
+    work = np.zeros((10, DEPTH), np.int64)  # the meld search's work array
     n = actions.shape[0]
     for i in range(n):
         if active[i] and not _is_legal(hands, meta, i, actions[i]):
@@ -417,7 +417,7 @@ def _step_kernel(b: ThreeThirteenBatch, actions: np.ndarray, active: np.ndarray,
         if not active[i]:
             continue
         _apply_one(hands, sizes, stock, discard, taken, shown, totals, meta, rngs, i,
-                   actions[i], players, decks, vals, ace_high, all_wild, cnt)
+                   actions[i], players, decks, vals, ace_high, all_wild, work)
         if _finish(totals, meta, i, players, max_moves, rewards, terminated, truncated, winner,
                    turns, moves) and autoreset:
             _new_match(hands, sizes, stock, discard, taken, shown, totals, meta, rngs, i,
@@ -446,7 +446,7 @@ def _play_random_kernel(b: ThreeThirteenBatch, seat: int, active: np.ndarray, pl
     """Random moves in each active row until ``seat`` is to act or the match ends or is cut."""
     hands, sizes, stock, discard, taken, shown, totals, meta, rngs = b
     buf = np.empty(NUM_ACTIONS, np.int16)
-    cnt = np.zeros(NUM_CARDS, np.int64)
+    work = np.zeros((10, DEPTH), np.int64)  # the meld search's work array
     for i in range(active.shape[0]):
         if not active[i]:
             continue
@@ -455,7 +455,7 @@ def _play_random_kernel(b: ThreeThirteenBatch, seat: int, active: np.ndarray, pl
             n = _legal_ids(hands, meta, i, buf)
             _apply_one(hands, sizes, stock, discard, taken, shown, totals, meta, rngs, i,
                        buf[_below(rngs, i, R_POLICY, n)], players, decks, vals, ace_high,
-                       all_wild, cnt)
+                       all_wild, work)
         _finish(totals, meta, i, players, max_moves, rewards, terminated, truncated, winner,
                 turns, moves)
 

@@ -33,16 +33,17 @@ VALUES = {(aces, faces): np.array(deadwood_values(aces, faces), np.int64)
           for aces in ("low", "both") for faces in ("ten", "counting")}
 
 
-#: the deepest search: one level per natural card (a hand holds at most 14 cards)
-DEPTH = 53
+#: the deepest search: one level per natural card (at most 52 in a hand given to it)
+DEPTH = 64
 # what a level has to undo when the search comes back to it
 U_NONE, U_RUN, U_SET = 0, 1, 2
 
 
 @njit(cache=True)
-def _search(cnt: np.ndarray, wilds: int, vals: np.ndarray, ace_high: bool, best: int) -> int:
-    """The least deadwood (below ``best``, else ``best``) of the natural cards ``cnt``
-    (52 counts, used as scratch) with at most ``wilds`` wild cards.
+def _search(work: np.ndarray, wilds: int, vals: np.ndarray, ace_high: bool, best: int) -> int:
+    """The least deadwood (below ``best``, else ``best``) of the natural cards in
+    ``work[0]`` (52 counts) with at most ``wilds`` wild cards; ``work`` (``scratch()``) is
+    changed, its other rows hold the search's stack.
 
     A depth-first search with its own stack (numba's cache cannot hold a recursive
     function): level d places the lowest natural card left, ``pos[d]``, trying its
@@ -50,15 +51,16 @@ def _search(cnt: np.ndarray, wilds: int, vals: np.ndarray, ace_high: bool, best:
     deadwood. Each option takes cards out of ``cnt`` and descends; coming back, the
     level puts them back (``undo``) and tries its next option.
     """
-    pos = np.zeros(DEPTH, np.int64)
-    wild = np.zeros(DEPTH, np.int64)
-    cur = np.zeros(DEPTH, np.int64)
-    stage = np.zeros(DEPTH, np.int64)
-    par = np.zeros(DEPTH, np.int64)  # the stage's next top, bottom or set choice
-    held = np.zeros(DEPTH, np.int64)
-    taken = np.zeros(DEPTH, np.int64)  # ranks of the suit taken by the run so far
-    undo = np.zeros(DEPTH, np.int64)  # U_*: what the option being tried took out
-    undo_bits = np.zeros(DEPTH, np.int64)  # its ranks (a run) or its counts (a set)
+    cnt = work[0]
+    pos = work[1]
+    wild = work[2]
+    cur = work[3]
+    stage = work[4]
+    par = work[5]  # the stage's next top, bottom or set choice
+    held = work[6]
+    taken = work[7]  # ranks of the suit taken by the run so far
+    undo = work[8]  # U_*: what the option being tried took out
+    undo_bits = work[9]  # its ranks (a run) or its counts (a set)
     d = 0
     start = 0  # the level being entered: its cards start at ``start``
     w0 = wilds
@@ -217,6 +219,11 @@ def _search(cnt: np.ndarray, wilds: int, vals: np.ndarray, ace_high: bool, best:
             return best
 
 
+def scratch() -> np.ndarray:
+    """The work array of ``hand_penalty`` and ``melds_fully`` (one per kernel call)."""
+    return np.zeros((10, DEPTH), np.int64)
+
+
 @njit(cache=True)
 def _naturals(hand: np.ndarray, wild: int, cnt: np.ndarray, vals: np.ndarray) -> tuple[int, int]:
     """The natural cards of ``hand`` (52 counts) into ``cnt``; returns (wild cards, the
@@ -237,11 +244,11 @@ def _naturals(hand: np.ndarray, wild: int, cnt: np.ndarray, vals: np.ndarray) ->
 
 @njit(cache=True)
 def hand_penalty(hand: np.ndarray, wild: int, vals: np.ndarray, ace_high: bool,
-                 all_wild_melds: bool, cnt: np.ndarray) -> int:
+                 all_wild_melds: bool, work: np.ndarray) -> int:
     """3.7: the penalty of ``hand`` (52 counts) at its best split, the wild rank ``wild``;
-    ``cnt`` is a scratch array of 52 ints."""
-    wilds, total = _naturals(hand, wild, cnt, vals)
-    best = _search(cnt, wilds, vals, ace_high, total) if total > 0 else total
+    ``work`` is a ``scratch()`` array."""
+    wilds, total = _naturals(hand, wild, work[0], vals)
+    best = _search(work, wilds, vals, ace_high, total) if total > 0 else total
     if best < total:
         return best
     if all_wild_melds and wilds >= 3:
@@ -251,20 +258,21 @@ def hand_penalty(hand: np.ndarray, wild: int, vals: np.ndarray, ace_high: bool,
 
 @njit(cache=True)
 def melds_fully(hand: np.ndarray, wild: int, vals: np.ndarray, ace_high: bool,
-                all_wild_melds: bool, cnt: np.ndarray) -> bool:
-    """3.6: whether ``hand`` (52 counts) splits entirely into melds."""
-    wilds, total = _naturals(hand, wild, cnt, vals)
+                all_wild_melds: bool, work: np.ndarray) -> bool:
+    """3.6: whether ``hand`` (52 counts) splits entirely into melds (``work``: a
+    ``scratch()`` array)."""
+    wilds, total = _naturals(hand, wild, work[0], vals)
     if total == 0:
         return wilds == 0 or (all_wild_melds and wilds >= 3)
-    return _search(cnt, wilds, vals, ace_high, 1) == 0
+    return _search(work, wilds, vals, ace_high, 1) == 0
 
 
 @njit(cache=True)
 def _penalties(hands: np.ndarray, wild: int, vals: np.ndarray, ace_high: bool,
                all_wild_melds: bool, out: np.ndarray) -> None:
-    cnt = np.zeros(52, np.int64)
+    work = np.zeros((10, DEPTH), np.int64)
     for i in range(hands.shape[0]):
-        out[i] = hand_penalty(hands[i], wild, vals, ace_high, all_wild_melds, cnt)
+        out[i] = hand_penalty(hands[i], wild, vals, ace_high, all_wild_melds, work)
 
 
 def penalties(hands: Any, round_: int, aces: str = "low", face_values: str = "ten",

@@ -1,22 +1,23 @@
-"""Random-playout speed of a batched engine beside the scalar one, in one run.
+"""Random-playout speed of a batched engine (Sequence, Draw Bridge, Three Thirteen) beside
+the scalar one, in one run.
 
     python bench/vector.py                                  # 2-player Sequence, batches 1..16,384
     python bench/vector.py --sizes 1 64 4096 --seconds 1 --json
     python bench/vector.py --players 4
-    python bench/vector.py --game threethirteen             # Three Thirteen, the same figures
+    python bench/vector.py --game drawbridge                # Draw Bridge, target 100
+    python bench/vector.py --game threethirteen             # Three Thirteen, 2 players
 
 One core (numba's kernels are single-threaded). Figures, each the median of ``--runs``:
 
 - ``scalar``: the scalar engine's loop ``s.apply(rng.choice(s.legal_actions()))`` over
-  whole seeded games (bench/playouts.py's loop), timed before and after the batched runs
-  (a Three Thirteen match is long: give ``--seconds`` a second or more there);
+  whole seeded games (bench/playouts.py's loop), timed before and after the batched runs;
 - for each batch size N: ``engine``: ``random_actions`` + ``step`` (steps = moves played,
   N per call, finished games reset on their own); ``learner``: the same plus the legal
   masks and the observation tensors a learner reads every step;
-- ``gym``: ``gymnasium.make_vec("cardtable/Sequence-v0", vectorization_mode=
-  "vector_entry_point")`` (or the game's own id) at ``--gym-envs`` games against the
-  random opponent: environment steps per second (one learner move and the opponent's
-  replies each), observations and masks included;
+- ``gym``: ``gymnasium.make_vec("cardtable/Sequence-v0" (or the game's id), vectorization_mode=
+  "vector_entry_point")`` at ``--gym-envs`` games against the random opponent: environment
+  steps per second (one learner move and the opponent's replies each), observations and
+  masks included;
 - memory per game: the engine's arrays, and with the observation and mask of one step.
 
 Ratios against the scalar engine in the same run are what to compare across machines.
@@ -35,16 +36,32 @@ import numpy as np
 
 import cardtable
 from _args import positive
-from cardtable.vector import VectorSequence, VectorThreeThirteen
+from cardtable.vector import VectorDrawBridge, VectorSequence, VectorThreeThirteen
 from playouts import run_once
 
 SIZES = [1, 16, 256, 1024, 4096, 16384]
-#: the games with a batched engine
-ENGINES: dict[str, Any] = {"sequence": VectorSequence, "threethirteen": VectorThreeThirteen}
-TITLES = {"sequence": "Sequence", "threethirteen": "Three Thirteen"}
+GAMES = ("sequence", "drawbridge", "threethirteen")
+TITLES = {"sequence": "Sequence", "drawbridge": "Draw Bridge", "threethirteen": "Three Thirteen"}
+#: a batched engine (VectorSequence or VectorDrawBridge: the same methods, their own batch)
+Engine = Any
 
 
-def scalar_steps_per_s(game: str, players: int, seconds: float, seed: int) -> float:
+def game_options(game: str, players: int) -> dict[str, Any]:
+    """The options of the game measured: Sequence's and Three Thirteen's player count; Draw
+    Bridge's defaults."""
+    return {} if game == "drawbridge" else {"players": players}
+
+
+def make_engine(game: str, players: int) -> Engine:
+    if game == "drawbridge":
+        return VectorDrawBridge(**game_options(game, players))
+    if game == "threethirteen":
+        return VectorThreeThirteen(**game_options(game, players))
+    return VectorSequence(**game_options(game, players))
+
+
+def scalar_steps_per_s(players: int, seconds: float, seed: int,
+                       game: str = "sequence") -> float:
     """The scalar engine's random playouts, timed as bench/playouts.py times them."""
     steps, _, elapsed = run_once(game, players, seconds, seed)
     return steps / elapsed
@@ -63,7 +80,7 @@ def timed(step: Callable[[], None], moves_per_call: int, seconds: float) -> floa
             return calls * moves_per_call / elapsed
 
 
-def batched(engine: Any, n: int, seconds: float, learner: bool) -> float:
+def batched(engine: Engine, n: int, seconds: float, learner: bool) -> float:
     batch = engine.init(np.arange(n))
     actions = np.empty(n, np.int64)
     obs = np.empty((n, engine.obs_size), np.float32)
@@ -81,7 +98,7 @@ def batched(engine: Any, n: int, seconds: float, learner: bool) -> float:
     return timed(step, n, seconds)
 
 
-def gym_steps_per_s(game: str, players: int, n: int, seconds: float) -> float:
+def gym_steps_per_s(players: int, n: int, seconds: float, game: str = "sequence") -> float:
     """Environment steps per second (each one learner move and the opponents' replies)."""
     import gymnasium
 
@@ -89,7 +106,8 @@ def gym_steps_per_s(game: str, players: int, n: int, seconds: float) -> float:
     from cardtable.vector.gym import SequenceVectorEnv
 
     envs = gymnasium.make_vec(cardtable.envs.GYM_IDS[game], num_envs=n,
-                              vectorization_mode="vector_entry_point", players=players)
+                              vectorization_mode="vector_entry_point",
+                              **game_options(game, players))
     env = envs.unwrapped
     assert isinstance(env, SequenceVectorEnv)
     envs.reset(seed=1)
@@ -102,7 +120,7 @@ def gym_steps_per_s(game: str, players: int, n: int, seconds: float) -> float:
     return timed(step, n, seconds)
 
 
-def memory_per_game(engine: Any) -> dict[str, int]:
+def memory_per_game(engine: Engine) -> dict[str, int]:
     batch = engine.init(np.arange(1024))
     state = sum(a.nbytes for a in batch) // 1024
     per_step = engine.obs_size * 4 + engine.num_actions
@@ -111,8 +129,9 @@ def memory_per_game(engine: Any) -> dict[str, int]:
 
 def run(players: int, sizes: list[int], seconds: float, runs: int,
         gym_envs: int, game: str = "sequence") -> dict[str, Any]:
-    engine = ENGINES[game](players=players)
-    scalar = [scalar_steps_per_s(game, players, seconds, seed=1000 * k) for k in range(runs)]
+    engine = make_engine(game, players)
+    players = engine.num_players
+    scalar = [scalar_steps_per_s(players, seconds, 1000 * k, game) for k in range(runs)]
     rows = []
     for n in sizes:
         eng = statistics.median(batched(engine, n, seconds, False) for _ in range(runs))
@@ -121,10 +140,9 @@ def run(players: int, sizes: list[int], seconds: float, runs: int,
                      "engine_ns_per_step": round(1e9 / eng, 1),
                      "learner_steps_per_s": round(learn),
                      "learner_ns_per_step": round(1e9 / learn, 1)})
-    gym = statistics.median(gym_steps_per_s(game, players, gym_envs, seconds)
+    gym = statistics.median(gym_steps_per_s(players, gym_envs, seconds, game)
                             for _ in range(runs))
-    scalar += [scalar_steps_per_s(game, players, seconds, seed=1000 * k + 1)
-               for k in range(runs)]
+    scalar += [scalar_steps_per_s(players, seconds, 1000 * k + 1, game) for k in range(runs)]
     base = statistics.median(scalar)
     for row in rows:
         row["engine_x_scalar"] = round(row["engine_steps_per_s"] / base, 1)
@@ -136,8 +154,8 @@ def run(players: int, sizes: list[int], seconds: float, runs: int,
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game", choices=sorted(ENGINES), default="sequence")
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--game", choices=GAMES, default="sequence")
+    parser.add_argument("--players", type=int, default=2, help="Sequence's players")
     parser.add_argument("--sizes", type=positive, nargs="+", default=SIZES)
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--runs", type=positive, default=3, help="median of this many")
@@ -152,7 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"{TITLES[args.game]}, {report['players']} players, one core; scalar engine: "
+    title = TITLES[args.game]
+    print(f"{title}, {report['players']} players, one core; scalar engine: "
           f"{report['scalar_steps_per_s']:,} steps/s")
     print(f"{'batch':>7} {'engine steps/s':>15} {'ns/step':>8} {'x scalar':>9} "
           f"{'+mask+obs steps/s':>18} {'ns/step':>8} {'x scalar':>9}")

@@ -225,7 +225,7 @@ def test_self_play_in_pgx_shape() -> None:
         assert (state.rewards[~done] == 0).all()
     assert ended >= 50
     with pytest.raises(ValueError, match="no batched engine"):
-        SelfPlay(game="drawbridge")
+        SelfPlay(game="chess")
 
 
 def test_the_docstring_example_runs() -> None:

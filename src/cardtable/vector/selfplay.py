@@ -24,11 +24,10 @@ import numpy as np
 
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
-from cardtable.vector.threethirteen import Results as ThreeThirteenResults
-from cardtable.vector.threethirteen import ThreeThirteenBatch, VectorThreeThirteen
 
-#: the batched engine of each game that has one
-ENGINES: dict[str, Any] = {"sequence": VectorSequence, "threethirteen": VectorThreeThirteen}
+#: the batched engine of each game that has one, by game name
+ENGINES = {"sequence": "VectorSequence", "drawbridge": "VectorDrawBridge",
+           "threethirteen": "VectorThreeThirteen"}
 
 
 @dataclass
@@ -37,9 +36,9 @@ class SelfPlayState:
 
     #: (N,) the seat to act in each row
     current_player: np.ndarray
-    #: (N, 523) float32 (Three Thirteen: 924), what the seat to act knows
+    #: (N, 523) float32, what the seat to act knows
     observation: np.ndarray
-    #: (N, 529) bool (Three Thirteen: 54), the legal actions of the seat to act
+    #: (N, 529) bool, the legal actions of the seat to act
     legal_action_mask: np.ndarray
     #: (N, players) float32: +1 each winner, -1 each other seat of a game that ended this
     #: step, 0 otherwise
@@ -47,23 +46,34 @@ class SelfPlayState:
     #: (N,) a game ended this step by the rules / was cut at ``max_moves``
     terminated: np.ndarray
     truncated: np.ndarray
-    #: the full result of this step (winning team or seat, turns, moves of each ended game)
-    results: Results | ThreeThirteenResults
-    #: the engine's arrays (hands and deck included: never show them to a player)
-    batch: SequenceBatch | ThreeThirteenBatch
+    #: the full result of this step (winning team, turns, moves of each ended game; Draw
+    #: Bridge: ``DrawBridgeResults``)
+    results: Results | Any
+    #: the engine's arrays (hands and deck included: never show them to a player;
+    #: Draw Bridge: ``DrawBridgeBatch``)
+    batch: SequenceBatch | Any
 
 
 class SelfPlay:
-    """Batched self-play of ``game`` (a game of ``ENGINES``: Sequence, Three Thirteen);
-    keywords: the game's options and ``max_moves`` (default 100,000, as cardtable.envs;
-    None for no limit)."""
+    """Batched self-play of Sequence or Draw Bridge (``game``); keywords: the game's options
+    and ``max_moves`` (default 100,000, as cardtable.envs; None for no limit)."""
 
     def __init__(self, game: str = "sequence", max_moves: int | None = DEFAULT_MAX_MOVES,
                  **options: Any) -> None:
         if game not in ENGINES:
             raise ValueError(f"no batched engine for {game!r} yet; cardtable.vector has "
                              f"{', '.join(ENGINES)}")
-        self.engine = ENGINES[game](max_moves=max_moves, **options)
+        self.engine: Any
+        if game == "drawbridge":
+            from cardtable.vector.drawbridge import VectorDrawBridge
+
+            self.engine = VectorDrawBridge(max_moves=max_moves, **options)
+        elif game == "threethirteen":
+            from cardtable.vector.threethirteen import VectorThreeThirteen
+
+            self.engine = VectorThreeThirteen(max_moves=max_moves, **options)
+        else:
+            self.engine = VectorSequence(max_moves=max_moves, **options)
         self.num_players = self.engine.num_players
         self.num_actions = self.engine.num_actions
         self.observation_size = self.engine.obs_size

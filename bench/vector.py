@@ -1,10 +1,11 @@
-"""Random-playout speed of a batched engine (Sequence, Draw Bridge) beside the scalar one, in
-one run.
+"""Random-playout speed of a batched engine (Sequence, Draw Bridge, Three Thirteen) beside
+the scalar one, in one run.
 
     python bench/vector.py                                  # 2-player Sequence, batches 1..16,384
     python bench/vector.py --sizes 1 64 4096 --seconds 1 --json
     python bench/vector.py --players 4
     python bench/vector.py --game drawbridge                # Draw Bridge, target 100
+    python bench/vector.py --game threethirteen             # Three Thirteen, 2 players
 
 One core (numba's kernels are single-threaded). Figures, each the median of ``--runs``:
 
@@ -13,7 +14,7 @@ One core (numba's kernels are single-threaded). Figures, each the median of ``--
 - for each batch size N: ``engine``: ``random_actions`` + ``step`` (steps = moves played,
   N per call, finished games reset on their own); ``learner``: the same plus the legal
   masks and the observation tensors a learner reads every step;
-- ``gym``: ``gymnasium.make_vec("cardtable/Sequence-v0" (or DrawBridge-v0), vectorization_mode=
+- ``gym``: ``gymnasium.make_vec("cardtable/Sequence-v0" (or the game's id), vectorization_mode=
   "vector_entry_point")`` at ``--gym-envs`` games against the random opponent: environment
   steps per second (one learner move and the opponent's replies each), observations and
   masks included;
@@ -35,23 +36,27 @@ import numpy as np
 
 import cardtable
 from _args import positive
-from cardtable.vector import VectorDrawBridge, VectorSequence
+from cardtable.vector import VectorDrawBridge, VectorSequence, VectorThreeThirteen
 from playouts import run_once
 
 SIZES = [1, 16, 256, 1024, 4096, 16384]
-GAMES = ("sequence", "drawbridge")
+GAMES = ("sequence", "drawbridge", "threethirteen")
+TITLES = {"sequence": "Sequence", "drawbridge": "Draw Bridge", "threethirteen": "Three Thirteen"}
 #: a batched engine (VectorSequence or VectorDrawBridge: the same methods, their own batch)
 Engine = Any
 
 
 def game_options(game: str, players: int) -> dict[str, Any]:
-    """The options of the game measured: Sequence's player count; Draw Bridge's defaults."""
-    return {"players": players} if game == "sequence" else {}
+    """The options of the game measured: Sequence's and Three Thirteen's player count; Draw
+    Bridge's defaults."""
+    return {} if game == "drawbridge" else {"players": players}
 
 
 def make_engine(game: str, players: int) -> Engine:
     if game == "drawbridge":
         return VectorDrawBridge(**game_options(game, players))
+    if game == "threethirteen":
+        return VectorThreeThirteen(**game_options(game, players))
     return VectorSequence(**game_options(game, players))
 
 
@@ -165,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    title = "Sequence" if args.game == "sequence" else "Draw Bridge"
+    title = TITLES[args.game]
     print(f"{title}, {report['players']} players, one core; scalar engine: "
           f"{report['scalar_steps_per_s']:,} steps/s")
     print(f"{'batch':>7} {'engine steps/s':>15} {'ns/step':>8} {'x scalar':>9} "

@@ -165,6 +165,14 @@ def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
     check(run_bench(script, *args, json_lines=json_lines))
 
 
+def test_the_vector_bench_runs_for_three_thirteen() -> None:
+    pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
+    args, _, check, _ = TINY["vector.py"]
+    report = run_bench("vector.py", *args, "--game", "threethirteen")
+    check(report)
+    assert report["game"] == "threethirteen"
+
+
 @pytest.mark.slow
 def test_replay_bench_times_the_first_screen(tmp_path: Path) -> None:
     from cardtable import records

@@ -9,7 +9,7 @@ Install with ``pip install 'cardtable[rl]'`` (PettingZoo, Gymnasium) and
   ``cardtable/ThreeThirteen-v0``: Gymnasium single-agent environments against
   bots, registered when this package is imported (so
   ``gymnasium.make("cardtable.envs:cardtable/Sequence-v0")`` works too); Sequence's
-  and Draw Bridge's
+  Draw Bridge's and Three Thirteen's
   ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` are the batched
   engines of ``cardtable.vector``.
 - ``import cardtable.envs.openspiel`` registers ``python_cardtable_<game>``
@@ -31,7 +31,8 @@ GYM_IDS = {d.name: f"cardtable/{d.title.replace(' ', '')}-v0" for d in cardtable
 #: the batched engines' Gymnasium VectorEnv of each game that has one (cardtable.vector, the
 #: vector extra): ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``
 VECTOR_ENTRY_POINTS = {"sequence": "cardtable.vector.gym:SequenceVectorEnv",
-                       "drawbridge": "cardtable.vector.drawbridge_gym:DrawBridgeVectorEnv"}
+                       "drawbridge": "cardtable.vector.drawbridge_gym:DrawBridgeVectorEnv",
+                       "threethirteen": "cardtable.vector.gym:ThreeThirteenVectorEnv"}
 
 
 def _register_gymnasium() -> None:

@@ -6,10 +6,13 @@ imports this package.
 - ``VectorSequence``: N games of Sequence as arrays, stepped by numba kernels, exactly the
   rules of ``cardtable.sequence`` (tests/vector play both side by side).
 - ``VectorDrawBridge``: N matches of Draw Bridge, the same way (``cardtable.vector.drawbridge``).
+- ``VectorThreeThirteen``: N matches of Three Thirteen, the same way, its meld solver a numba
+  kernel too (``cardtable.vector.threethirteen``, ``threethirteen_melds``).
 - ``SelfPlay``: pgx's shape, every seat's action from the caller.
 - ``cardtable.vector.gym.SequenceVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
   the vector entry point of ``cardtable/Sequence-v0``; ``cardtable.vector.drawbridge_gym.
-  DrawBridgeVectorEnv`` that of ``cardtable/DrawBridge-v0``.
+  DrawBridgeVectorEnv`` that of ``cardtable/DrawBridge-v0``; ``cardtable.vector.gym.
+  ThreeThirteenVectorEnv`` that of ``cardtable/ThreeThirteen-v0``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
 from cardtable.vector.drawbridge import DrawBridgeBatch, DrawBridgeResults, VectorDrawBridge
 from cardtable.vector.selfplay import SelfPlay, SelfPlayState
 from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
+from cardtable.vector.threethirteen import ThreeThirteenBatch, VectorThreeThirteen
 
 __all__ = ["DrawBridgeBatch", "DrawBridgeResults", "Results", "SelfPlay", "SelfPlayState",
-           "SequenceBatch", "VectorDrawBridge", "VectorSequence"]
+           "SequenceBatch", "ThreeThirteenBatch", "VectorDrawBridge", "VectorSequence",
+           "VectorThreeThirteen"]

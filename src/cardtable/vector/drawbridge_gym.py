@@ -44,8 +44,8 @@ class DrawBridgeVectorEnv(SequenceVectorEnv):
     environment; None for no limit), ``illegal_reward`` (default -1), ``copy``.
     """
 
-    engine: VectorDrawBridge  # type: ignore[assignment]
-    batch: DrawBridgeBatch  # type: ignore[assignment]
+    engine: VectorDrawBridge
+    batch: DrawBridgeBatch
 
     def __init__(self, num_envs: int = 1, game: str = "drawbridge", seat: int = 0,
                  opponents: str | Policy = "random",

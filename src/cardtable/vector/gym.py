@@ -31,6 +31,7 @@ from gymnasium.vector.utils import batch_space
 from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.vector.sequence import M_CURRENT, M_MOVES, M_OVER, Results, VectorSequence
+from cardtable.vector.threethirteen import VectorThreeThirteen
 
 #: a batched policy: observations (k, 523) and legal masks (k, 529) -> k action ids
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -49,17 +50,20 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    #: the game and its batched engine (a subclass per game sets them)
+    game_name = "sequence"
+    engine_class: Any = VectorSequence
 
-    def __init__(self, num_envs: int = 1, game: str = "sequence", seat: int = 0,
+    def __init__(self, num_envs: int = 1, game: str | None = None, seat: int = 0,
                  opponents: str | Policy = "random",
                  max_moves: int | None = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0,
                  copy: bool = True, **options: Any) -> None:
-        if game != "sequence":
-            raise OptionsError(f"no batched engine for {game!r} yet; cardtable.vector has "
-                               "sequence")
+        if game is not None and game != self.game_name:
+            raise OptionsError(f"{type(self).__name__} plays {self.game_name}, not {game!r}; "
+                               f"cardtable.vector has {', '.join(VECTOR_ENVS)}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise OptionsError(f"num_envs must be a positive int, not {num_envs!r}")
-        self.engine = VectorSequence(max_moves=max_moves, **options)
+        self.engine = self.engine_class(max_moves=max_moves, **options)
         n = self.engine.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise OptionsError(f"seat must be 0..{n - 1}, not {seat!r}")
@@ -172,7 +176,26 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
         return self._obs
 
 
-def _merge(into: Results, more: Results) -> None:
+class ThreeThirteenVectorEnv(SequenceVectorEnv):
+    """``num_envs`` matches of Three Thirteen; the learner plays ``seat`` in each (the
+    vector entry point of ``cardtable/ThreeThirteen-v0``).
+
+    As ``SequenceVectorEnv``: observations (924), masks (54), ``opponents``, ``max_moves``,
+    ``illegal_reward``, ``copy``; the other keywords are the game's options (``players``,
+    ``decks``, ``aces``, ``face_values``, ``all_wild_melds``). The reward is +1 at the end
+    of the match for the lowest total (ties all win), -1 otherwise.
+    """
+
+    game_name = "threethirteen"
+    engine_class = VectorThreeThirteen
+
+
+#: the vector environment of each game that has a batched engine
+VECTOR_ENVS: dict[str, type[SequenceVectorEnv]] = {"sequence": SequenceVectorEnv,
+                                                   "threethirteen": ThreeThirteenVectorEnv}
+
+
+def _merge(into: Results, more: Any) -> None:
     """Add a later part of the same step: each row ends at most once in it."""
     ended = more.terminated | more.truncated
     into.rewards[ended] = more.rewards[ended]

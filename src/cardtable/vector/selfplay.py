@@ -26,7 +26,8 @@ from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
 
 #: the batched engine of each game that has one, by game name
-ENGINES = {"sequence": "VectorSequence", "drawbridge": "VectorDrawBridge"}
+ENGINES = {"sequence": "VectorSequence", "drawbridge": "VectorDrawBridge",
+           "threethirteen": "VectorThreeThirteen"}
 
 
 @dataclass
@@ -67,6 +68,10 @@ class SelfPlay:
             from cardtable.vector.drawbridge import VectorDrawBridge
 
             self.engine = VectorDrawBridge(max_moves=max_moves, **options)
+        elif game == "threethirteen":
+            from cardtable.vector.threethirteen import VectorThreeThirteen
+
+            self.engine = VectorThreeThirteen(max_moves=max_moves, **options)
         else:
             self.engine = VectorSequence(max_moves=max_moves, **options)
         self.num_players = self.engine.num_players

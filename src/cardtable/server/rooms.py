@@ -21,9 +21,11 @@ import cardtable
 from cardtable import bots, records
 from cardtable.core import CardtableError
 from cardtable.records import Seat
+from cardtable.server.clocks import Clock
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.messages import (
+    ClockMessage,
     CreateTable,
     ErrorMessage,
     Out,
@@ -67,6 +69,10 @@ class Room:
     broken: bool = False
     #: the id of the rematch table once a seat asked for one
     rematch: str | None = None
+    #: the table's clock (None: no clock)
+    clock: Clock | None = None
+    #: the seat whose time ran out at this version: the bot plays its move
+    timed_out: int | None = None
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -105,7 +111,11 @@ class Room:
 
     def taken_over(self, seat: int) -> bool:
         """True when a bot plays ``seat`` for its person, who has been away too long."""
-        if self.takeover_after is None or self.table.seats[seat].kind != "person":
+        if self.table.seats[seat].kind != "person":
+            return False
+        if self.clock is not None and self.clock.taken_over(seat):
+            return True
+        if self.takeover_after is None:
             return False
         since = self.away_since[seat]
         return since is not None and time.monotonic() - since >= self.takeover_after
@@ -115,6 +125,26 @@ class Room:
         text = message if isinstance(message, str) else message.text()
         for conn in self.conns:
             conn.push(text)
+
+    def tell_clock(self, timed_out: int | None = None) -> None:
+        """Send the clock to every connection (at a table with one)."""
+        if self.clock is None:
+            return
+        message = ClockMessage(clock=self.clock.state())
+        if timed_out is not None:
+            message.timed_out = timed_out
+        self.tell(message)
+
+    def run_clock(self) -> None:
+        """The clock of the seat to act runs, unless nobody's should (a bot's seat, a
+        taken-over one, a table not playing)."""
+        if self.clock is None:
+            return
+        seat = self.table.to_act
+        if self.status != "playing" or seat is None or self.taken_over(seat):
+            self.clock.stop()
+        else:
+            self.clock.run(seat)
 
     def presence(self) -> None:
         self.tell(Presence(connected=self.connected(),
@@ -138,6 +168,8 @@ class Room:
                                status=self.status,
                                version=table.version, to_act=table.to_act,
                                takeover_after=self.takeover_after, created=table.created)
+        if self.clock is not None:
+            summary.clock = self.clock.state()
         if summary.status == "over":
             summary.result = self.result()
             summary.seed = self.seed
@@ -151,13 +183,15 @@ def table_seats(rows: list[SeatRow]) -> list[Seat]:
             else Seat("person", s.name, {}) for s in rows]
 
 
-def room_from_row(row: TableRow) -> Room:
-    """The room of a stored table: its log replayed."""
+def room_from_row(row: TableRow, alive: float | None = None) -> Room:
+    """The room of a stored table: its log replayed, its clock given back the time since
+    ``alive`` (when its server process was last alive)."""
     table = Table.from_log(row.log, table_seats(row.seats), created=row.created)
+    clock = None if row.clock is None else Clock.from_json(row.clock, alive)
     return Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
                 started=row.status != "waiting", over=row.status == "over",
                 takeover_after=row.takeover_after,
-                rematch=row.rematch)
+                rematch=row.rematch, clock=clock)
 
 
 def check_bot(kind: str, settings: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
@@ -195,13 +229,20 @@ class Rooms:
         """Replay every unfinished table this process owns."""
         rows: list[TableRow] = await self.db.run(
             lambda conn: self.store.load_unfinished(conn, self.settings.owner))
+        alive = await self.last_alive()
         for row in rows:
             try:
-                self.live[row.id] = room_from_row(row)
+                self.live[row.id] = room_from_row(row, alive)
             except Exception as exc:
                 log.error("table %s does not replay (%s); it stays stored but is not served",
                           row.id, type(exc).__name__)
         log.info("%d unfinished tables reloaded", len(self.live))
+
+    async def last_alive(self) -> float | None:
+        owner = self.settings.owner
+        alive: float | None = await self.db.run(
+            lambda conn: self.store.last_alive(conn, owner))
+        return alive
 
     async def find(self, table_id: str) -> Room:
         room = self.live.get(table_id) or self.finished.get(table_id)
@@ -219,7 +260,7 @@ class Rooms:
         if row.status != "over" and row.owner != self.settings.owner:
             raise Refusal("table/elsewhere", f"table {table_id} is played by the server "
                                              f"process {row.owner or 'default'!r}")
-        room = room_from_row(row)
+        room = room_from_row(row, await self.last_alive() if row.clock else None)
         if room.status == "over":
             self.keep_finished(room)
             return room
@@ -272,13 +313,18 @@ class Rooms:
         takeover = request.takeover_after
         table_id = secrets.token_urlsafe(9)
         started = all(s.kind == "bot" for s in rows)
+        clock = None
+        if request.clock is not None:
+            clock = Clock.new(request.clock, [s.kind == "person" for s in rows],
+                              self.settings.clock_timeouts)
         row = TableRow(id=table_id, game=name, options=dict(game.options), seed=seed,
                        takeover_after=takeover, status="playing" if started else "waiting",
-                       version=0, seats=rows, owner=self.settings.owner)
+                       version=0, seats=rows, owner=self.settings.owner,
+                       clock=None if clock is None else clock.to_json())
         table = Table.new(game, table_seats(rows), seed=seed, created=row.created)
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
-                    over=False, takeover_after=takeover)
+                    over=False, takeover_after=takeover, clock=clock)
         self.live[table_id] = room
         log.info("table %s created: %s, %d seats", table_id, name, len(rows))
         return room
@@ -307,8 +353,18 @@ class Rooms:
             if starts:
                 room.started = True
                 log.info("table %s starts", room.id)
+                if room.clock is not None:
+                    room.run_clock()
+                    await self.save_clock(room)
+                    room.tell_clock()
             room.presence()
         return token
+
+    async def save_clock(self, room: Room) -> None:
+        if room.clock is not None:
+            text = room.clock.to_json()
+            await asyncio.shield(self.db.run(
+                lambda conn: self.store.save_clock(conn, room.id, text)))
 
     async def leave_seat(self, room: Room, seat: int, token: str) -> None:
         """Free a person's seat; its connections are told and closed."""

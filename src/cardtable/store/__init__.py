@@ -42,6 +42,8 @@ tables = sa.Table(
     sa.Column("owner", sa.String(64), nullable=True),
     # the table a rematch of this finished one is played at, once a player asked for it
     sa.Column("rematch", sa.String(32), nullable=True),
+    # the table's clock (JSON, cardtable.server.clocks) or None: no clock
+    sa.Column("clock", sa.Text, nullable=True),
 )
 sa.Index("ix_tables_status", tables.c.status)
 sa.Index("ix_tables_owner_status", tables.c.owner, tables.c.status)
@@ -65,6 +67,13 @@ moves = sa.Table(
     sa.Column("version", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("notation", sa.String(64), nullable=False),
+)
+
+# when each server process was last alive (its clocks do not run while it is down)
+heartbeats = sa.Table(
+    "heartbeats", metadata,
+    sa.Column("owner", sa.String(64), primary_key=True),     # "" for the default process
+    sa.Column("alive", sa.Float, nullable=False),            # seconds since 1970
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -200,6 +209,7 @@ class TableRow:
     created: str = field(default_factory=now)
     owner: str | None = None
     rematch: str | None = None
+    clock: str | None = None
 
     @property
     def log(self) -> GameLog:
@@ -247,7 +257,8 @@ class Store:
         conn.execute(tables.insert().values(
             id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
             takeover_after=row.takeover_after, status=row.status, version=row.version,
-            result=None, created=row.created, updated=stamp, owner=row.owner))
+            result=None, created=row.created, updated=stamp, owner=row.owner,
+            clock=row.clock))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
              "settings": json.dumps(s.settings), "token_hash": s.token_hash}
@@ -277,6 +288,24 @@ class Store:
         done = conn.execute(tables.update().where(
             tables.c.id == table_id, tables.c.rematch.is_(None)).values(rematch=rematch))
         return done.rowcount == 1
+
+    def save_clock(self, conn: Connection, table_id: str, clock: str) -> None:
+        """Store the table's clock (JSON) as it is now."""
+        conn.execute(tables.update().where(tables.c.id == table_id).values(clock=clock))
+
+    def heartbeat(self, conn: Connection, owner: str | None, alive: float) -> None:
+        """Server process ``owner`` (None: the default one) is alive at ``alive``."""
+        key = owner or ""
+        done = conn.execute(heartbeats.update().where(heartbeats.c.owner == key)
+                            .values(alive=alive))
+        if done.rowcount != 1:
+            conn.execute(heartbeats.insert().values(owner=key, alive=alive))
+
+    def last_alive(self, conn: Connection, owner: str | None) -> float | None:
+        """When server process ``owner`` was last alive, if it said so."""
+        found = conn.execute(sa.select(heartbeats.c.alive)
+                             .where(heartbeats.c.owner == (owner or ""))).first()
+        return None if found is None else float(found.alive)
 
     def append_move(self, conn: Connection, table_id: str, version: int, seat: int,
                     notation: str, result: dict[str, Any] | None) -> None:
@@ -336,4 +365,4 @@ class Store:
                    for s in seat_rows],
             moves=[(m.seat, m.notation) for m in move_rows],
             result=json.loads(r.result) if r.result else None, created=r.created,
-            owner=r.owner, rematch=r.rematch)
+            owner=r.owner, rematch=r.rematch, clock=r.clock)

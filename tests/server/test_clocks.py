@@ -10,8 +10,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.server.conftest import Client, Server
 
 PERSON_AND_BOT = [{"kind": "person"}, {"kind": "bot", "bot": "random"}]

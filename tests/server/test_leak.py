@@ -19,6 +19,8 @@ from tests.server.test_protocol import GAMES
 pytestmark = pytest.mark.slow
 
 VOLATILE = ("history", "version", "legal")
+CLOCK_KEYS = {"kind", "seconds", "minutes", "increment", "takeover_timeouts", "bot",
+              "left", "running", "server_time", "timeouts"}
 
 
 def engine_view(state: Any, seat: int | None) -> dict[str, Any]:
@@ -41,6 +43,16 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
         elif not over:
             assert str(seed) not in text, message["type"]
             assert "seed" not in message.get("table", {})
+        if message["type"] == "clock" or "clock" in message.get("table", {}):
+            # the clock: numbers per seat and the clock's settings, nothing of the game
+            clock = message["clock"] if message["type"] == "clock" else message["table"][
+                "clock"]
+            assert set(message) <= {"type", "clock", "timed_out"} | (
+                {"seat", "version", "view", "table"} if message["type"] == "welcome"
+                else set())
+            assert set(clock) == CLOCK_KEYS, clock
+            assert all(v is None or isinstance(v, float | int) for v in clock["left"])
+            assert all(isinstance(v, int) for v in clock["timeouts"])
         if message["type"] == "event":
             assert set(message) <= {"type", "version", "seat", "move", "drawn", "dealt",
                                      "phase", "public", "view"}
@@ -69,8 +81,10 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
     server = Server(sqlite_url, tmp_path, "--ws-rate", "500").start()
     try:
         options, seats = GAMES[game]
-        table = server.create(game, seats, options)
-        assert "seed" not in table
+        # a clock per player that runs but never runs out: its messages are checked too
+        table = server.create(game, seats, options,
+                              clock={"kind": "player", "minutes": 60, "increment": 1})
+        assert "seed" not in table and table["clock"]["kind"] == "player"
         spectator = Client(server, table["id"])
         watching = threading.Thread(target=lambda: spectator.until("over", timeout=300))
         watching.start()
@@ -90,6 +104,7 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
             assert any("drawn" in m or "dealt" in m for m in client.messages)
             client.close()
         assert check_messages(spectator.messages, None, states, record.seed) == len(states)
+        assert any(m["type"] == "clock" for m in spectator.messages)
         spectator.close()
     finally:
         server.stop()

@@ -236,6 +236,10 @@ _APPEND = {(postgres, over): _append_sql(postgres, over)
            for postgres in (False, True) for over in (False, True)}
 
 
+_SAVE_CLOCK = {False: "UPDATE tables SET clock = ? WHERE id = ?",
+               True: "UPDATE tables SET clock = %s WHERE id = %s"}
+
+
 class ConflictError(RuntimeError):
     """The stored version is not the one the move follows (the log was not appended)."""
 
@@ -290,8 +294,14 @@ class Store:
         return done.rowcount == 1
 
     def save_clock(self, conn: Connection, table_id: str, clock: str) -> None:
-        """Store the table's clock (JSON) as it is now."""
-        conn.execute(tables.update().where(tables.c.id == table_id).values(clock=clock))
+        """Store the table's clock (JSON) as it is now. With every move of a table with a
+        clock, so, like append_move, one fixed statement on the driver's cursor."""
+        postgres = conn.dialect.name == "postgresql"
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(_SAVE_CLOCK[postgres], (clock, table_id))
+        finally:
+            cursor.close()
 
     def heartbeat(self, conn: Connection, owner: str | None, alive: float) -> None:
         """Server process ``owner`` (None: the default one) is alive at ``alive``."""

@@ -70,7 +70,7 @@ class Clock:
         left = self.left[seat]
         if left is None or seat != self.running:
             return left
-        return max(0.0, left - ((now or time.time()) - self.since))
+        return max(0.0, left - ((time.time() if now is None else now) - self.since))
 
     def expired(self, now: float | None = None) -> int | None:
         """The running seat when its time is up."""
@@ -81,7 +81,7 @@ class Clock:
 
     def stop(self, now: float | None = None) -> None:
         """Charge the running seat its time and stop its clock."""
-        now = now or time.time()
+        now = time.time() if now is None else now
         if self.running is not None:
             self.left[self.running] = self.left_now(self.running, now)
         self.running = None
@@ -141,7 +141,7 @@ class Clock:
     # -- the wire and the database
 
     def state(self, now: float | None = None) -> ClockState:
-        now = now or time.time()
+        now = time.time() if now is None else now
         return ClockState(kind=self.kind, seconds=self.per_move,
                           minutes=None if self.base is None else self.base / 60.0,
                           increment=self.increment, takeover_timeouts=self.takeover,
@@ -167,7 +167,7 @@ class Clock:
                     increment=data["increment"], takeover=data["takeover"],
                     left=list(data["left"]), running=data["running"], since=data["since"],
                     timeouts=list(data["timeouts"]))
-        now = now or time.time()
+        now = time.time() if now is None else now
         if clock.running is not None:
             # charged up to the server's last sign of life; it runs again from now
             until = clock.since if alive is None else min(max(alive, clock.since), now)

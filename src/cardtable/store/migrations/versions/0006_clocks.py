@@ -1,7 +1,7 @@
 """Clocks: a table's clock, and when each server process was last alive.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0006
+Revises: 0003 (on this branch; 0005 once merged after main's 0004 players and 0005 chat)
 Create Date: 2026-12-02
 """
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
+# main has 0004 (players) and 0005 (chat): on merge, down_revision becomes "0005"
+revision = "0006"
 down_revision = "0003"
 branch_labels = None
 depends_on = None

@@ -6,6 +6,7 @@
     python bench/server.py --think 0.3                # clients pause like people
     python bench/server.py --db postgresql --servers 2   # two processes, one database
     python bench/server.py --think 0.3 --chat 5       # and a chat line every 5 moves
+    python bench/server.py --clock 5+3                # every table with a clock per player
 
 Starts ``cardtable serve`` in a subprocess on a free port (SQLite file in a temp folder,
 or PostgreSQL: ``--db postgresql`` starts a throwaway cluster with initdb, ``--db URL``
@@ -95,9 +96,24 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
     raise AssertionError("unreachable")
 
 
-async def new_seat(http: httpx.AsyncClient, game: str, bot: str) -> Seat:
+def clock_request(spec: str | None) -> dict[str, Any] | None:
+    """``--clock``: "SECONDS" (a time per move) or "MINUTES+INCREMENT" (a clock per
+    player), as the table's clock option; None: no clock."""
+    if spec is None:
+        return None
+    if "+" in spec:
+        minutes, increment = spec.split("+", 1)
+        return {"kind": "player", "minutes": float(minutes), "increment": float(increment)}
+    return {"kind": "move", "seconds": float(spec)}
+
+
+async def new_seat(http: httpx.AsyncClient, game: str, bot: str,
+                   clock: dict[str, Any] | None = None) -> Seat:
     seats: list[dict[str, Any]] = [{"kind": "person"}, {"kind": "bot", "bot": bot}]
-    table = (await post(http, "/api/tables", {"game": game, "seats": seats}))["id"]
+    body: dict[str, Any] = {"game": game, "seats": seats}
+    if clock is not None:
+        body["clock"] = clock
+    table = (await post(http, "/api/tables", body))["id"]
     taken = await post(http, f"/api/tables/{table}/seats/0", {"name": "bench"})
     return Seat(table, 0, taken["token"], int(http.base_url.port or 0))
 
@@ -109,7 +125,7 @@ async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: 
     for _ in range(args.games):
         if time.monotonic() > deadline:
             return
-        seat = await new_seat(http, args.game, args.bot)
+        seat = await new_seat(http, args.game, args.bot, clock_request(args.clock))
         tally.seats.append(seat)
         url = f"ws://127.0.0.1:{port}/ws/tables/{seat.table}?token={seat.token}"
         async with connect(url, max_size=2**22) as ws:
@@ -349,8 +365,15 @@ def main() -> None:
     parser.add_argument("--chat", type=int, default=0, metavar="N",
                         help="each client sends a chat line after every N-th move of its "
                              "own (default 0: no chat)")
+    parser.add_argument("--clock", metavar="SPEC", default=None,
+                        help="every table with a clock: SECONDS a move, or MINUTES+INCREMENT "
+                             "(a clock per player), e.g. 60 or 5+3 (default: no clock)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    try:
+        clock_request(args.clock)
+    except ValueError:
+        parser.error("--clock is SECONDS or MINUTES+INCREMENT, e.g. 60 or 5+3")
     if (not 1 <= args.clients <= 2000 or not 0 < args.seconds <= 600
             or not 0 <= args.warmup <= 120):
         parser.error("--clients is 1 to 2000, --seconds at most 600, --warmup at most 120")
@@ -407,6 +430,8 @@ def main() -> None:
                     server.wait(20)
                 except subprocess.TimeoutExpired:
                     server.kill()
+    if args.clock is not None:
+        report["clock"] = args.clock
     report["engine_ms_per_move"] = round(engine_ms, 4)
     report["server_cpu_over_engine"] = round(report["server_cpu_ms_per_move"] / engine_ms, 1)
     if args.json:

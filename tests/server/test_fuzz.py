@@ -47,7 +47,8 @@ messages = (
     chat_lines
     | st.fixed_dictionaries({"type": st.just("move"), "move": moves},
                           optional={"version": values | st.integers(-3, 400)})
-    | st.fixed_dictionaries({"type": st.sampled_from(["move", "hint", "ping", "MOVE", ""])},
+    | st.fixed_dictionaries({"type": st.sampled_from(["move", "hint", "ping", "back", "MOVE",
+                                                      ""])},
                             optional={"move": values, "version": values})
     | values)
 option_values = {"target": st.integers(-5, 1000) | values,
@@ -58,12 +59,19 @@ seat_specs = st.lists(st.fixed_dictionaries({"kind": st.sampled_from(["person", 
                                             optional={"bot": st.sampled_from(
                                                 ["random", "heuristic", "ismcts", "x"]) | values,
                                                 "settings": values}), max_size=5)
+clocks = (st.fixed_dictionaries({"kind": st.sampled_from(["move", "player", "x"]) | values},
+                                optional={"seconds": st.floats(-10, 5000) | values,
+                                          "minutes": st.floats(-1, 700) | values,
+                                          "increment": st.floats(-5, 700) | values,
+                                          "timeouts": st.integers(-2, 200) | values})
+          | values)
 table_bodies = (
     st.fixed_dictionaries({"game": st.sampled_from(["sequence", "drawbridge",
                                                     "threethirteen", "x"]) | values},
                           optional={"options": st.fixed_dictionaries({}, optional=option_values)
                                     | values, "seats": seat_specs | values,
-                                    "takeover_after": values | st.floats(-10, 1e6)})
+                                    "takeover_after": values | st.floats(-10, 1e6),
+                                    "clock": clocks})
     | values)
 
 

@@ -34,6 +34,10 @@ def check_chat(line: dict[str, Any], seat: int | None) -> None:
         assert line["channel"] == "spectators" and SEATS_LINE not in json.dumps(line), line
 
 
+CLOCK_KEYS = {"kind", "seconds", "minutes", "increment", "takeover_timeouts", "bot",
+              "left", "running", "server_time", "timeouts"}
+
+
 def engine_view(state: Any, seat: int | None) -> dict[str, Any]:
     view = dict(state.view(seat))
     for key in VOLATILE:
@@ -58,6 +62,16 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             check_chat(message, seat)
         for line in message.get("chat", []) if message["type"] == "welcome" else []:
             check_chat(line, seat)
+        if message["type"] == "clock" or "clock" in message.get("table", {}):
+            # the clock: numbers per seat and the clock's settings, nothing of the game
+            clock = message["clock"] if message["type"] == "clock" else message["table"][
+                "clock"]
+            assert set(message) <= {"type", "clock", "timed_out"} | (
+                {"seat", "version", "view", "table", "chat", "muted"}
+                if message["type"] == "welcome" else set())
+            assert set(clock) == CLOCK_KEYS, clock
+            assert all(v is None or isinstance(v, float | int) for v in clock["left"])
+            assert all(isinstance(v, int) for v in clock["timeouts"])
         if message["type"] == "event":
             assert set(message) <= {"type", "version", "seat", "move", "drawn", "dealt",
                                      "phase", "public", "view"}
@@ -86,8 +100,10 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
     server = Server(sqlite_url, tmp_path, "--ws-rate", "500").start()
     try:
         options, seats = GAMES[game]
-        table = server.create(game, seats, options)
-        assert "seed" not in table
+        # a clock per player that runs but never runs out: its messages are checked too
+        table = server.create(game, seats, options,
+                              clock={"kind": "player", "minutes": 60, "increment": 1})
+        assert "seed" not in table and table["clock"]["kind"] == "player"
         spectator = Client(server, table["id"])
         watching = threading.Thread(target=lambda: spectator.until("over", timeout=300))
         watching.start()
@@ -120,6 +136,7 @@ def test_no_message_holds_what_its_seat_may_not_know(sqlite_url: str, tmp_path: 
             client.close()
         assert check_messages(spectator.messages, None, states, record.seed) == len(states)
         assert [m["text"] for m in spectator.messages if m["type"] == "chat"] == [RAIL_LINE]
+        assert any(m["type"] == "clock" for m in spectator.messages)
         spectator.close()
     finally:
         server.stop()

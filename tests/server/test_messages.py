@@ -99,6 +99,10 @@ SUMMARY = messages.TableSummary(
     messages.RematchTable(table="new"),
     messages.RematchTable(table="new", seat=1, token="t"),
     messages.Pong(),
+    messages.ClockMessage(clock=messages.ClockState(
+        kind="player", seconds=None, minutes=5, increment=3, takeover_timeouts=3,
+        bot="heuristic", left=[287.5, None], running=0, server_time=1.5e9,
+        timeouts=[1, 0]), timed_out=0),
 ], ids=lambda m: type(m).__name__)
 def test_every_server_message_fits_the_schema(message: messages.Out) -> None:
     data = json.loads(message.text())

@@ -39,7 +39,7 @@ def test_db_upgrade_creates_the_schema_and_serve_refuses_an_outdated_one(tmp_pat
     assert f"from 0001 to revision {store.head_revision()}" in result.output
     engine = store.make_engine(url)
     assert store.schema_status(engine) == "current"
-    assert {"owner", "rematch", "chat"} <= {c["name"] for c in sa.inspect(engine)
+    assert {"owner", "rematch", "chat", "clock"} <= {c["name"] for c in sa.inspect(engine)
                                             .get_columns("tables")}
     assert {"chat", "chat_mutes"} <= set(sa.inspect(engine).get_table_names())
     engine.dispose()

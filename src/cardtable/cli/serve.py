@@ -26,13 +26,17 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
               help="HTTP writes a second per client address")
 @click.option("--chat-rate", default=0.5, show_default=True, type=click.FloatRange(0.001),
               help="chat lines a second per seat (bursts of 5)")
+@click.option("--clock-timeouts", default=3, show_default=True, type=click.IntRange(1, 100),
+              help="timeouts in a row after which a bot plays a seat with a clock until "
+              "its person is back (a table's clock may say otherwise)")
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
 @click.option("--open", "open_browser", is_flag=True,
               help="open the lobby in your web browser once the server is up")
 def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
-          http_rate: float, chat_rate: float, no_access_log: bool, owner: str | None,
+          http_rate: float, chat_rate: float, clock_timeouts: int,
+          no_access_log: bool, owner: str | None,
           open_browser: bool) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
 
@@ -50,7 +54,7 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
     settings = Settings(db_url=url, bot_workers=bot_workers, ws_rate=ws_rate,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
-                        chat_rate=chat_rate)
+                        chat_rate=chat_rate, clock_timeouts=clock_timeouts)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
     if open_browser:
         if port == 0:

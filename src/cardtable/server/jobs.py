@@ -25,6 +25,7 @@ import signal
 import sys
 import threading
 
+from cardtable.server.clocks import TIMEOUT_BOT
 from cardtable.server.connections import Connection
 from cardtable.server.messages import HintFound
 from cardtable.server.pipeline import Pipeline
@@ -35,8 +36,9 @@ from cardtable.table import BotJob, HintJob, run_bot_job, run_hint_job
 
 log = logging.getLogger("cardtable.server")
 
-# the bot that plays for a person who has been away longer than the table allows
-TAKEOVER_BOT = "heuristic"
+# the bot that plays for a person who has been away longer than the table allows (and
+# for a seat whose clock ran out)
+TAKEOVER_BOT = TIMEOUT_BOT
 
 
 def hint_in_worker(job: HintJob) -> tuple[str, float, str]:
@@ -125,6 +127,8 @@ class Jobs:
             job = None
         elif who.kind == "bot":
             job = room.table.bot_job()
+        elif room.timed_out == seat:
+            job = self._takeover_job(room, seat)
         elif room.taken_over(seat):
             job = self._takeover_job(room, seat)
             room.presence()
@@ -146,7 +150,7 @@ class Jobs:
                 assert self.pool is not None
                 move = await asyncio.get_running_loop().run_in_executor(
                     self.pool, run_bot_job, job)
-            await self.pipeline.play(room, seat, move, version)
+            await self.pipeline.play(room, seat, move, version, by_bot=True)
             room.bot_failures = 0
         except Refusal as refusal:
             if refusal.code not in ("move/stale", "move/not-your-turn", "move/game-over"):

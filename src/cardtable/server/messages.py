@@ -25,6 +25,7 @@ from pydantic import (
     StrictStr,
     StringConstraints,
     ValidationError,
+    model_validator,
 )
 from pydantic.json_schema import models_json_schema
 
@@ -181,11 +182,20 @@ class MuteMessage(In):
     example: ClassVar[str] = '{"type": "mute", "seat": 1, "muted": true}'
 
 
+
+class BackMessage(In):
+    """The person of a seat taken over after its clock ran out plays again itself."""
+
+    type: Literal["back"]
+    example: ClassVar[str] = '{"type": "back"}'
+
+
+
 Incoming = (MoveMessage | HintMessage | RematchMessage | PingMessage | ChatMessage
-            | MuteMessage)
+            | MuteMessage | BackMessage)
 INCOMING: dict[str, type[In]] = {
     "move": MoveMessage, "hint": HintMessage, "rematch": RematchMessage,
-    "ping": PingMessage, "chat": ChatMessage, "mute": MuteMessage}
+    "ping": PingMessage, "chat": ChatMessage, "mute": MuteMessage, "back": BackMessage}
 
 
 class ClientMessage(RootModel[Annotated[Incoming, Field(discriminator="type")]]):
@@ -216,6 +226,35 @@ class SeatRequest(In):
     settings: dict[str, Any] | None = None
 
 
+class ClockRequest(In):
+    """A table's clock: ``{"kind": "move", "seconds": 15}`` (a time per move) or
+    ``{"kind": "player", "minutes": 5, "increment": 3}`` (a clock per player, plus
+    ``increment`` seconds after each of its moves)."""
+
+    kind: Literal["move", "player"]
+    #: seconds per move, 1 to 3,600 ("move" only)
+    seconds: Annotated[float, Field(ge=1, le=3_600, strict=True)] | None = None
+    #: minutes per player, 0.05 to 600 ("player" only)
+    minutes: Annotated[float, Field(ge=0.05, le=600, strict=True)] | None = None
+    #: seconds added after each move, 0 to 600 ("player" only)
+    increment: Annotated[float, Field(ge=0, le=600, strict=True)] = 0
+    #: timeouts in a row before the seat is taken over (default: the server's setting)
+    timeouts: Annotated[int, Field(ge=1, le=100, strict=True)] | None = None
+
+    example: ClassVar[str] = '{"kind": "player", "minutes": 5, "increment": 3}'
+
+    @model_validator(mode="after")
+    def _complete(self) -> ClockRequest:
+        if self.kind == "move" and (self.seconds is None or self.minutes is not None
+                                    or self.increment):
+            raise ValueError("a clock of kind 'move' has 'seconds' (1 to 3600) and no "
+                             "'minutes' or 'increment'")
+        if self.kind == "player" and (self.minutes is None or self.seconds is not None):
+            raise ValueError("a clock of kind 'player' has 'minutes' (0.05 to 600) and "
+                             "'increment' (seconds, 0 to 600), not 'seconds'")
+        return self
+
+
 class CreateTable(In):
     """POST /api/tables: a new table."""
 
@@ -228,6 +267,8 @@ class CreateTable(In):
     takeover_after: Annotated[float, Field(ge=1, le=86_400, strict=True)] | None = None
     #: the table's chat (false: every chat line is refused with chat/off)
     chat: Annotated[bool, Field(strict=True)] = True
+    #: the table's clock (or null: no clock)
+    clock: ClockRequest | None = None
 
 
 class TakeSeat(In):
@@ -289,6 +330,30 @@ class SeatSummary(Out):
     player: str | None = None
 
 
+class ClockState(Out):
+    """A table's clock as every seat and spectator sees it: per seat the seconds left at
+    ``server_time`` (null for a bot's seat), the seat whose clock runs, each seat's
+    timeouts in a row. It never carries anything of the game."""
+
+    #: "move" (a time per move) or "player" (a clock per player)
+    kind: Literal["move", "player"]
+    #: seconds per move ("move") or null
+    seconds: float | None
+    #: minutes per player at the start ("player") or null
+    minutes: float | None
+    #: seconds added after each move ("player")
+    increment: float
+    #: timeouts in a row after which a bot plays the seat until its person is back
+    takeover_timeouts: int
+    #: the bot that plays the move of a seat whose time ran out
+    bot: str
+    left: list[float | None]
+    running: int | None
+    #: the server's time (seconds since 1970) at which ``left`` holds
+    server_time: float
+    timeouts: list[int]
+
+
 class TableSummary(Out):
     """A table as the lobby, the welcome and the HTTP answers show it; ``result``,
     ``seed`` and ``rematch`` only once it is over."""
@@ -311,6 +376,8 @@ class TableSummary(Out):
     rematch: str | None = None
     #: the table's chat is on
     chat: bool = True
+    #: the table's clock, only at a table with one
+    clock: ClockState | None = None
 
 
 #: a chat channel: the seats' (read by the seats only) or the spectators' (read by all)
@@ -427,8 +494,18 @@ class Pong(Out):
     type: Literal["pong"] = "pong"
 
 
+class ClockMessage(Out):
+    """The table's clock, after every change (a move, the start, a timeout, a seat taken
+    over or given back); only at a table with a clock. ``timed_out``: the seat whose time
+    ran out just now (its move is the bot's)."""
+
+    type: Literal["clock"] = "clock"
+    clock: ClockState
+    timed_out: int | None = None
+
+
 Outgoing = (Welcome | Event | Presence | HintFound | Over | ErrorMessage | RematchTable | Pong
-            | ChatLine | Muted)
+            | ChatLine | Muted | ClockMessage)
 
 
 class ServerMessage(RootModel[Annotated[Outgoing, Field(discriminator="type")]]):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from cardtable import records
 from cardtable.core import IllegalActionError, InvalidActionError, NotYourTurnError
@@ -56,12 +57,15 @@ class Pipeline:
         #: called with a room once its game's end is stored (the players' ratings)
         self.on_over: list[Callable[[Room], None]] = []
 
-    async def play(self, room: Room, seat: int, move: str, version: int) -> None:
-        """Check, apply, store, then tell everyone; a Refusal says why not."""
+    async def play(self, room: Room, seat: int, move: str, version: int,
+                   by_bot: bool = False) -> None:
+        """Check, apply, store, then tell everyone; a Refusal says why not. ``by_bot``:
+        the move is a bot's (a bot seat's, or a takeover's, or a timeout's)."""
         # shielded: a client that goes away mid-move cannot leave it half done
-        await asyncio.shield(self._play(room, seat, move, version))
+        await asyncio.shield(self._play(room, seat, move, version, by_bot))
 
-    async def _play(self, room: Room, seat: int, move: str, version: int) -> None:
+    async def _play(self, room: Room, seat: int, move: str, version: int,
+                    by_bot: bool) -> None:
         async with room.lock:
             table = room.table
             if room.status == "over" or room.broken:
@@ -71,6 +75,11 @@ class Pipeline:
             if version != table.version:
                 raise Refusal("move/stale", f"the table is at version {table.version}, not "
                                             f"{version}: wait for the events you missed")
+            clock = room.clock
+            if clock is not None and not by_bot and (
+                    room.timed_out == seat or clock.expired() == seat):
+                raise Refusal("move/timed-out", "your time ran out: the bot plays this "
+                                                "move for you")
             try:
                 action = table.play(seat, move)
             except NotYourTurnError:
@@ -81,9 +90,23 @@ class Pipeline:
                 raise Refusal("move/illegal", str(exc)) from None
             new = table.version
             result = records.result_of(table.state)
+            clock_text = None
+            if clock is not None:
+                clock.moved(seat, timed_out=by_bot and room.timed_out == seat,
+                            person=not by_bot)
+                room.timed_out = None
+                if result is not None:
+                    room.over = True       # for run_clock; set again below
+                room.run_clock()
+                clock_text = clock.to_json()
+
+            def store(conn: Any) -> None:
+                self.store.append_move(conn, room.id, new, seat, action.notation, result)
+                if clock_text is not None:
+                    self.store.save_clock(conn, room.id, clock_text)
+
             try:
-                await self.db.run(lambda conn: self.store.append_move(
-                    conn, room.id, new, seat, action.notation, result))
+                await self.db.run(store)
             except Exception as exc:
                 log.error("table %s: move %d could not be stored (%s); reloading the table",
                           room.id, new, type(exc).__name__)
@@ -117,6 +140,8 @@ class Pipeline:
             return
         room.table = fresh.table
         room.over = fresh.over
+        room.clock = fresh.clock
+        room.timed_out = None
         room.broken = False
 
     def broadcast(self, room: Room) -> None:
@@ -134,6 +159,7 @@ class Pipeline:
             for text in texts:
                 conn.push(text)
             conn.version = table.version
+        room.tell_clock()
         if room.status == "over":
             room.tell(over_message(room).text())
 

@@ -9,6 +9,7 @@ CODES: dict[str, int] = {
     "move/not-your-turn": 409,
     "move/stale": 409,
     "move/game-over": 409,
+    "move/timed-out": 409,
     "table/waiting": 409,
     "seat/taken": 409,
     "seat/not-found": 404,

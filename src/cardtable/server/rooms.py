@@ -22,11 +22,13 @@ import cardtable
 from cardtable import bots, records
 from cardtable.core import CardtableError
 from cardtable.records import Seat
+from cardtable.server.clocks import Clock
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.limits import Bucket
 from cardtable.server.messages import (
     ChatLine,
+    ClockMessage,
     CreateTable,
     ErrorMessage,
     Out,
@@ -84,6 +86,10 @@ class Room:
     mutes: dict[int, set[int]] = field(default_factory=dict)
     #: per seat, its chat rate bucket (kept over reconnects)
     chat_buckets: dict[int, Bucket] = field(default_factory=dict)
+    #: the table's clock (None: no clock)
+    clock: Clock | None = None
+    #: the seat whose time ran out at this version: the bot plays its move
+    timed_out: int | None = None
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -148,7 +154,11 @@ class Room:
 
     def taken_over(self, seat: int) -> bool:
         """True when a bot plays ``seat`` for its person, who has been away too long."""
-        if self.takeover_after is None or self.table.seats[seat].kind != "person":
+        if self.table.seats[seat].kind != "person":
+            return False
+        if self.clock is not None and self.clock.taken_over(seat):
+            return True
+        if self.takeover_after is None:
             return False
         since = self.away_since[seat]
         return since is not None and time.monotonic() - since >= self.takeover_after
@@ -158,6 +168,26 @@ class Room:
         text = message if isinstance(message, str) else message.text()
         for conn in self.conns:
             conn.push(text)
+
+    def tell_clock(self, timed_out: int | None = None) -> None:
+        """Send the clock to every connection (at a table with one)."""
+        if self.clock is None:
+            return
+        message = ClockMessage(clock=self.clock.state())
+        if timed_out is not None:
+            message.timed_out = timed_out
+        self.tell(message)
+
+    def run_clock(self) -> None:
+        """The clock of the seat to act runs, unless nobody's should (a bot's seat, a
+        taken-over one, a table not playing)."""
+        if self.clock is None:
+            return
+        seat = self.table.to_act
+        if self.status != "playing" or seat is None or self.taken_over(seat):
+            self.clock.stop()
+        else:
+            self.clock.run(seat)
 
     def presence(self) -> None:
         self.tell(Presence(connected=self.connected(),
@@ -190,6 +220,8 @@ class Room:
                                version=table.version, to_act=table.to_act,
                                takeover_after=self.takeover_after, created=table.created,
                              chat=self.chat_on)
+        if self.clock is not None:
+            summary.clock = self.clock.state()
         if summary.status == "over":
             summary.result = self.result()
             summary.seed = self.seed
@@ -209,14 +241,16 @@ def chat_line(row: ChatRow) -> ChatLine:
                     at=row.at)
 
 
-def room_from_row(row: TableRow) -> Room:
-    """The room of a stored table: its log replayed, its last chat lines and mutes."""
+def room_from_row(row: TableRow, alive: float | None = None) -> Room:
+    """The room of a stored table: its log replayed, its last chat lines and mutes, its
+    clock given back the time since ``alive`` (when its server process was last alive)."""
     table = Table.from_log(row.log, table_seats(row.seats), created=row.created)
+    clock = None if row.clock is None else Clock.from_json(row.clock, alive)
     room = Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
                 started=row.status != "waiting", over=row.status == "over",
                 takeover_after=row.takeover_after,
                 rematch=row.rematch, players=[s.player for s in row.seats],
-                chat_on=row.chat, chat_count=row.chat_count)
+                chat_on=row.chat, chat_count=row.chat_count, clock=clock)
     for line in row.chat_lines:
         room.chat[line.channel].append(chat_line(line))
     for seat, muted in row.mutes:
@@ -261,14 +295,21 @@ class Rooms:
         """Replay every unfinished table this process owns."""
         rows: list[TableRow] = await self.db.run(
             lambda conn: self.store.load_unfinished(conn, self.settings.owner))
+        alive = await self.last_alive()
         for row in rows:
             try:
-                self.live[row.id] = room_from_row(row)
+                self.live[row.id] = room_from_row(row, alive)
                 self.live[row.id].rate = self.rate
             except Exception as exc:
                 log.error("table %s does not replay (%s); it stays stored but is not served",
                           row.id, type(exc).__name__)
         log.info("%d unfinished tables reloaded", len(self.live))
+
+    async def last_alive(self) -> float | None:
+        owner = self.settings.owner
+        alive: float | None = await self.db.run(
+            lambda conn: self.store.last_alive(conn, owner))
+        return alive
 
     async def find(self, table_id: str) -> Room:
         room = self.live.get(table_id) or self.finished.get(table_id)
@@ -286,7 +327,7 @@ class Rooms:
         if row.status != "over" and row.owner != self.settings.owner:
             raise Refusal("table/elsewhere", f"table {table_id} is played by the server "
                                              f"process {row.owner or 'default'!r}")
-        room = room_from_row(row)
+        room = room_from_row(row, await self.last_alive() if row.clock else None)
         room.rate = self.rate
         if room.status == "over":
             self.keep_finished(room)
@@ -340,14 +381,19 @@ class Rooms:
         takeover = request.takeover_after
         table_id = secrets.token_urlsafe(9)
         started = all(s.kind == "bot" for s in rows)
+        clock = None
+        if request.clock is not None:
+            clock = Clock.new(request.clock, [s.kind == "person" for s in rows],
+                              self.settings.clock_timeouts)
         row = TableRow(id=table_id, game=name, options=dict(game.options), seed=seed,
                        takeover_after=takeover, status="playing" if started else "waiting",
-                       version=0, seats=rows, owner=self.settings.owner, chat=request.chat)
+                       version=0, seats=rows, owner=self.settings.owner, chat=request.chat,
+                       clock=None if clock is None else clock.to_json())
         table = Table.new(game, table_seats(rows), seed=seed, created=row.created)
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
                     over=False, takeover_after=takeover, rate=self.rate,
-                    chat_on=request.chat)
+                    chat_on=request.chat, clock=clock)
         self.live[table_id] = room
         log.info("table %s created: %s, %d seats", table_id, name, len(rows))
         return room
@@ -378,8 +424,18 @@ class Rooms:
             if starts:
                 room.started = True
                 log.info("table %s starts", room.id)
+                if room.clock is not None:
+                    room.run_clock()
+                    await self.save_clock(room)
+                    room.tell_clock()
             room.presence()
         return token
+
+    async def save_clock(self, room: Room) -> None:
+        if room.clock is not None:
+            text = room.clock.to_json()
+            await asyncio.shield(self.db.run(
+                lambda conn: self.store.save_clock(conn, room.id, text)))
 
     async def leave_seat(self, room: Room, seat: int, token: str) -> None:
         """Free a person's seat; its connections are told and closed."""

@@ -53,6 +53,11 @@ class TableService:
     async def stop(self) -> None:
         if self.ticker is not None:
             self.ticker.cancel()
+        if any(room.clock is not None for room in self.rooms.live.values()):
+            try:
+                await self._heartbeat()
+            except Exception as exc:
+                log.error("the last heartbeat was not stored (%s)", type(exc).__name__)
         for room in list(self.rooms.live.values()):
             for conn in room.conns:
                 conn.end()
@@ -62,12 +67,59 @@ class TableService:
         self.jobs.stop()
 
     async def _tick(self) -> None:
-        """Away players' seats are taken over once their time is up."""
+        """Away players' seats are taken over once their time is up; a seat whose clock
+        ran out has its move played by the bot; the heartbeat is stored."""
+        beat = 0.0
         while True:
             await asyncio.sleep(self.settings.takeover_tick)
+            clocks = False
             for room in list(self.rooms.live.values()):
-                if room.takeover_after is not None and room.status == "playing":
+                if room.status != "playing":
+                    continue
+                if room.clock is not None:
+                    clocks = True
+                    self._check_clock(room)
+                if room.takeover_after is not None:
                     self.jobs.kick(room)
+            if clocks and time.monotonic() - beat >= self.settings.clock_heartbeat:
+                beat = time.monotonic()
+                try:
+                    await self._heartbeat()
+                except Exception as exc:
+                    log.error("a heartbeat was not stored (%s)", type(exc).__name__)
+
+    async def _heartbeat(self) -> None:
+        owner, alive = self.settings.owner, time.time()
+        await self.db.run(lambda conn: self.rooms.store.heartbeat(conn, owner, alive))
+
+    def _check_clock(self, room: Room) -> None:
+        """The seat whose time is up: its clock stops, everyone is told, the bot plays."""
+        assert room.clock is not None
+        seat = room.clock.expired()
+        if seat is None or room.timed_out is not None or room.broken:
+            return
+        room.timed_out = seat
+        room.clock.stop()
+        log.info("table %s: seat %d ran out of time", room.id, seat)
+        room.tell_clock(timed_out=seat)
+        self.jobs.kick(room)
+
+    async def back(self, room: Room, seat: int) -> None:
+        """The person of ``seat`` acted: a seat taken over after its timeouts is its own
+        again (and its clock runs if it is to act)."""
+        clock = room.clock
+        if clock is None or not clock.taken_over(seat):
+            if clock is not None:
+                clock.back(seat)
+            return
+        async with room.lock:
+            clock.back(seat)
+            if room.table.to_act == seat and room.bot_task is None:
+                room.run_clock()
+            await self.rooms.save_clock(room)
+            room.tell_clock()
+            room.presence()
+        log.info("table %s: seat %d plays again after its timeouts", room.id, seat)
 
     # -- tables and seats
 
@@ -105,10 +157,11 @@ class TableService:
                 seats = [SeatRequest(kind="bot", bot=s.name, settings=dict(s.settings))
                          if s.kind == "bot" else SeatRequest(kind="person")
                          for s in room.table.seats]
+                clock = None if room.clock is None else room.clock.request()
                 new = await self.create(CreateTable(game=game.name, options=options,
                                                     seats=seats,
                                                     takeover_after=room.takeover_after,
-                                                    chat=room.chat_on))
+                                                    chat=room.chat_on, clock=clock))
                 await asyncio.shield(self.db.run(
                     lambda c: self.rooms.store.set_rematch(c, room.id, new.id)))
                 room.rematch = new_id = new.id
@@ -145,6 +198,8 @@ class TableService:
             if conn.seat is not None:
                 room.away_since[conn.seat] = None
             room.presence()
+        if conn.seat is not None:
+            await self.back(room, conn.seat)
         self.jobs.kick(room)
 
     def leave(self, room: Room, conn: Connection) -> None:
@@ -158,5 +213,6 @@ class TableService:
             self.rooms.keep_finished(room)
 
     async def play(self, room: Room, seat: int, move: str, version: int) -> None:
+        await self.back(room, seat)
         await self.pipeline.play(room, seat, move, version)
         self.jobs.kick(room)

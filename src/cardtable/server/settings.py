@@ -19,7 +19,12 @@ class Settings:
     max_tables: int = 5_000          # unfinished tables held at once
     max_queue: int = 2_000           # unsent messages before a connection is dropped
     hint_budget: dict[str, Any] = field(default_factory=lambda: {"iterations": 300})
-    takeover_tick: float = 0.25      # seconds between checks for away players
+    takeover_tick: float = 0.25      # seconds between checks for away players and clocks
+    # timeouts in a row after which a seat with a clock is taken over (a table's clock
+    # may say otherwise)
+    clock_timeouts: int = 3
+    # seconds between the heartbeats that let a restarted server give back its downtime
+    clock_heartbeat: float = 1.0
     # bots that choose in microseconds play in the server process; the others (and
     # every hint) go to the process pool
     inline_bots: tuple[str, ...] = ("random",)

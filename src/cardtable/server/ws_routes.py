@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.connections import Connection
 from cardtable.server.messages import (
+    BackMessage,
     ChatMessage,
     HintMessage,
     MoveMessage,
@@ -121,7 +122,14 @@ def router(service: TableService) -> APIRouter:
             if conn.seat is None:
                 raise Refusal("auth/bad-token", "spectators cannot move; take a seat")
             await service.play(room, conn.seat, message.move, message.version)
+        elif isinstance(message, BackMessage):
+            if conn.seat is None:
+                raise Refusal("auth/bad-token", "spectators have no seat to take back")
+            await service.back(room, conn.seat)
+            service.jobs.kick(room)
         elif isinstance(message, HintMessage):
+            if conn.seat is not None:
+                await service.back(room, conn.seat)
             asyncio.get_running_loop().create_task(hint(room, conn))
         elif isinstance(message, RematchMessage):
             await service.rematch(room, conn)

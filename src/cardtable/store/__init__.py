@@ -44,6 +44,8 @@ tables = sa.Table(
     sa.Column("rematch", sa.String(32), nullable=True),
     # the table's chat is on (docs/server.md: Chat)
     sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.true()),
+    # the table's clock (JSON, cardtable.server.clocks) or None: no clock
+    sa.Column("clock", sa.Text, nullable=True),
 )
 sa.Index("ix_tables_status", tables.c.status)
 sa.Index("ix_tables_owner_status", tables.c.owner, tables.c.status)
@@ -92,6 +94,13 @@ chat_mutes = sa.Table(
               primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("muted", sa.Integer, primary_key=True),
+)
+
+# when each server process was last alive (its clocks do not run while it is down)
+heartbeats = sa.Table(
+    "heartbeats", metadata,
+    sa.Column("owner", sa.String(64), primary_key=True),     # "" for the default process
+    sa.Column("alive", sa.Float, nullable=False),            # seconds since 1970
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -249,6 +258,7 @@ class TableRow:
     mutes: list[tuple[int, int]] = field(default_factory=list)
     #: the number of the table's last chat line
     chat_count: int = 0
+    clock: str | None = None
 
     @property
     def log(self) -> GameLog:
@@ -275,6 +285,10 @@ _APPEND = {(postgres, over): _append_sql(postgres, over)
            for postgres in (False, True) for over in (False, True)}
 
 
+_SAVE_CLOCK = {False: "UPDATE tables SET clock = ? WHERE id = ?",
+               True: "UPDATE tables SET clock = %s WHERE id = %s"}
+
+
 class ConflictError(RuntimeError):
     """The stored version is not the one the move follows (the log was not appended)."""
 
@@ -297,7 +311,7 @@ class Store:
             id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
             takeover_after=row.takeover_after, status=row.status, version=row.version,
             result=None, created=row.created, updated=stamp, owner=row.owner,
-            chat=row.chat))
+            chat=row.chat, clock=row.clock))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
              "settings": json.dumps(s.settings), "token_hash": s.token_hash,
@@ -356,6 +370,29 @@ class Store:
         conn.execute(chat_mutes.delete().where(
             chat_mutes.c.table_id == table_id,
             sa.or_(chat_mutes.c.seat == seat, chat_mutes.c.muted == seat)))
+    def save_clock(self, conn: Connection, table_id: str, clock: str) -> None:
+        """Store the table's clock (JSON) as it is now. With every move of a table with a
+        clock, so, like append_move, one fixed statement on the driver's cursor."""
+        postgres = conn.dialect.name == "postgresql"
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(_SAVE_CLOCK[postgres], (clock, table_id))
+        finally:
+            cursor.close()
+
+    def heartbeat(self, conn: Connection, owner: str | None, alive: float) -> None:
+        """Server process ``owner`` (None: the default one) is alive at ``alive``."""
+        key = owner or ""
+        done = conn.execute(heartbeats.update().where(heartbeats.c.owner == key)
+                            .values(alive=alive))
+        if done.rowcount != 1:
+            conn.execute(heartbeats.insert().values(owner=key, alive=alive))
+
+    def last_alive(self, conn: Connection, owner: str | None) -> float | None:
+        """When server process ``owner`` was last alive, if it said so."""
+        found = conn.execute(sa.select(heartbeats.c.alive)
+                             .where(heartbeats.c.owner == (owner or ""))).first()
+        return None if found is None else float(found.alive)
 
     def append_move(self, conn: Connection, table_id: str, version: int, seat: int,
                     notation: str, result: dict[str, Any] | None) -> None:
@@ -428,4 +465,5 @@ class Store:
             moves=[(m.seat, m.notation) for m in move_rows],
             result=json.loads(r.result) if r.result else None, created=r.created,
             owner=r.owner, rematch=r.rematch, chat=bool(r.chat), chat_lines=lines,
-            mutes=[(m.seat, m.muted) for m in mutes], chat_count=count or 0)
+            mutes=[(m.seat, m.muted) for m in mutes], chat_count=count or 0,
+            clock=r.clock)

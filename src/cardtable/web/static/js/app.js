@@ -5,6 +5,7 @@ import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
 import { botLabel, choiceLabel, gameTitle, optionLabel, setLevels } from "./names.js";
 import { renderRules } from "./rules.js";
+import { clockFields } from "./clock.js";
 import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
 import { ensurePlayer, myPage, renderClaim, renderPlayer, storedPlayer } from "./player.js";
@@ -192,6 +193,7 @@ async function lobby() {
   const takeover = h("input", {
     type: "number", id: "takeover", name: "takeover", min: 1, max: 86400, placeholder: _("never"),
   });
+  const clock = clockFields();
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
   const playersSelect = h("select", { id: "players", name: "players" });
@@ -232,6 +234,7 @@ async function lobby() {
       try {
         const table = await api("POST", "/api/tables", {
           game: decl.name, options, seats, takeover_after: takeover.value ? Number(takeover.value) : null,
+          clock: clock.read(),
         });
         const mine = seats.findIndex((s) => s.kind === "person");
         if (mine >= 0) await takeSeat(table.id, mine, name.value.trim());
@@ -249,7 +252,7 @@ async function lobby() {
   h("h3", {}, _("Seats")), seatsBox,
   h("details", {}, h("summary", {}, _("Options")), optionsBox,
     h("div", { class: "field" }, h("label", { for: "takeover" }, _("A bot plays for an absent player after (seconds)")), takeover,
-      h("small", { class: "help" }, _("Empty: the table waits for them.")))),
+      h("small", { class: "help" }, _("Empty: the table waits for them."))), clock.box),
   h("button", { type: "submit", class: "primary", id: "create-table" }, _("Create table")));
 
   const list = h("div", { class: "table-list", id: "table-list" });

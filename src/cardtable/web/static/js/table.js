@@ -9,6 +9,7 @@ import { inviteNotice } from "./invite.js";
 import { botLabel, gameTitle } from "./names.js";
 import { myPage, playerHeaders, storedPlayer } from "./player.js";
 import { ChatBox } from "./chat.js";
+import * as clocks from "./clock.js";
 import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
@@ -60,6 +61,7 @@ function errorText(code, message) {
     case "move/not-your-turn": return _("It is not your turn.");
     case "move/stale": return _("The table moved on; try again.");
     case "move/game-over": return _("The game is over.");
+    case "move/timed-out": return _("Your time ran out; the bot plays this move.");
     case "seat/taken": return _("That seat is taken.");
     case "auth/bad-token": return _("Your seat was not recognised; you are watching.");
     case "limit/rate": return _("Too many requests; wait a moment.");
@@ -146,6 +148,7 @@ export class TablePage {
     window.removeEventListener("online", this.wake);
     document.removeEventListener("visibilitychange", this.wake);
     clearInterval(this.pinger);
+    clearInterval(this.clockTimer);
     clearTimeout(this.reconnectTimer);
     if (this.socket) this.socket.close();
   }
@@ -255,6 +258,7 @@ export class TablePage {
     switch (msg.type) {
       case "welcome":
         if (msg.table) this.table = msg.table;
+        this.clock = clocks.heard(msg.table && msg.table.clock);
         if (this.token && (msg.seat === null || msg.seat === undefined)) {
           localStorage.removeItem(seatKey(this.id));
           this.token = null;
@@ -304,6 +308,12 @@ export class TablePage {
         this.connected = msg.connected || [];
         this.botPlaying = msg.bot_playing || [];
         this.refreshTable();   // someone came or left: names and free seats may have changed
+        break;
+      case "clock":
+        this.clock = clocks.heard(msg.clock);
+        if (msg.timed_out !== undefined && msg.timed_out !== null && msg.timed_out === this.seat) {
+          toast(_("Your time ran out: a bot played for you."), "error");
+        }
         break;
       case "hint":
         this.hintPending = false;
@@ -553,6 +563,7 @@ export class TablePage {
   renderSeats() {
     const v = this.view;
     const seats = this.table.seats || [];
+    const note = clocks.clockNote(this.clock);
     this.seatsBar.replaceChildren(...seats.map((info, i) => {
       const classes = ["seat"];
       if (v.current_player === i && !v.is_terminal) classes.push("to-act");
@@ -574,9 +585,16 @@ export class TablePage {
         info.rating ? h("span", { class: "rating", title: _("Rating"), role: "img", "aria-label": _("Rating {n}", { n: info.rating }) }, String(info.rating)) : null,
         h("span", { class: `dot ${dot[0]}`, title: dot[1], role: "img", "aria-label": dot[1] }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
+        clocks.seatClock(this.clock, i),
         (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
+        i === this.seat && clocks.takenOver(this.clock, i)
+          ? h("button", { class: "small primary", id: "clock-back", onclick: () => this.send({ type: "back" }) }, _("I'm back: let me play"))
+          : null,
         sit);
-    }));
+    }), ...(note ? [note] : []));
+    if (this.clock && !this.clockTimer) {
+      this.clockTimer = setInterval(() => clocks.tick(this.seatsBar, this.clock), 200);
+    }
   }
 
   renderInvites() {

@@ -27,6 +27,7 @@ class Connection:
         self.max_queue = settings.max_queue
         self.hint_busy = False
         self.closed = False
+        self.close_code = 1000
         self.task = asyncio.get_running_loop().create_task(self._sender())
 
     def push(self, message: Out | str) -> None:
@@ -40,9 +41,11 @@ class Connection:
             return
         self.queue.put_nowait(message if isinstance(message, str) else message.text())
 
-    def end(self) -> None:
+    def end(self, code: int = 1000) -> None:
+        """Close once what is queued is sent, with WebSocket close ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.queue.put_nowait(None)
 
     async def _sender(self) -> None:
@@ -56,4 +59,4 @@ class Connection:
             self.closed = True
         self.closed = True
         with contextlib.suppress(Exception):
-            await self._close(1000)
+            await self._close(self.close_code)

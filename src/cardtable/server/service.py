@@ -55,12 +55,17 @@ class TableService:
         self.jobs.stop()
 
     async def _tick(self) -> None:
-        """Away players' seats are taken over once their time is up."""
+        """Away players' seats are taken over once their time is up; the lobby is tidied
+        (``Rooms.tidy``)."""
         while True:
             await asyncio.sleep(self.settings.takeover_tick)
             for room in list(self.rooms.live.values()):
                 if room.takeover_after is not None and room.status == "playing":
                     self.jobs.kick(room)
+            try:
+                await self.rooms.tidy()
+            except Exception as exc:    # the database away a moment: the next tick tries
+                log.error("tidying the lobby failed (%s)", type(exc).__name__)
 
     # -- tables and seats
 
@@ -124,12 +129,15 @@ class TableService:
         """A new connection: its welcome, what it missed, and everyone's presence."""
         async with room.lock:
             table = room.table
+            # present before the welcome, so that its summary shows this seat connected
+            room.conns.append(conn)
+            room.visited = time.monotonic()
+            if conn.seat is not None:
+                room.away_since[conn.seat] = None
+                await self.rooms.resume(room)    # an adjourned table plays on
             conn.push(Welcome(seat=conn.seat, version=table.version,
                               view=table.view(conn.seat), table=room.summary()))
             self.pipeline.catch_up(room, conn, since)
-            room.conns.append(conn)
-            if conn.seat is not None:
-                room.away_since[conn.seat] = None
             room.presence()
         self.jobs.kick(room)
 
@@ -137,6 +145,7 @@ class TableService:
         conn.end()
         if conn in room.conns:
             room.conns.remove(conn)
+            room.visited = time.monotonic()
             if conn.seat is not None and not any(c.seat == conn.seat for c in room.conns):
                 room.away_since[conn.seat] = time.monotonic()
             room.presence()

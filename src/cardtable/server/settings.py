@@ -26,3 +26,7 @@ class Settings:
     # this process's name when several share one database: it creates, reloads and plays
     # only its own tables (None: the one default process)
     owner: str | None = None
+    # the tidy lobby (None: never): a waiting table that nobody has visited for this many
+    # seconds closes; a playing one with nobody connected for this long is adjourned
+    close_waiting_after: float | None = 3600.0
+    adjourn_after: float | None = 900.0

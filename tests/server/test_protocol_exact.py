@@ -57,20 +57,24 @@ def test_table_requests_say_what_is_wrong(server: Server) -> None:
     for body in (b"", b"{}", b'{"seats": [{"kind": "person"}]}'):
         code, message = refusal(raw_post(server, "/api/tables", body), 400)
         assert code == "message/bad" and "game" in message, (body, message)
-    for body, field in (({"game": "sequence", "seats": "two"}, "seats"),
-                        ({"game": 7}, "game"),
-                        ({"game": "sequence", "options": [1]}, "options"),
-                        ({"game": "sequence", "takeover_after": "soon"}, "takeover_after")):
-        code, message = refusal(server.post("/api/tables", body), 400)
-        assert code == "message/bad" and field in message, (body, message)
+    shapes: list[tuple[dict[str, Any], str]] = [
+        ({"game": "sequence", "seats": "two"}, "seats"),
+        ({"game": 7}, "game"),
+        ({"game": "sequence", "options": [1]}, "options"),
+        ({"game": "sequence", "takeover_after": "soon"}, "takeover_after")]
+    for shape, field in shapes:
+        code, message = refusal(server.post("/api/tables", shape), 400)
+        assert code == "message/bad" and field in message, (shape, message)
     # NaN and Infinity are not JSON
     code, _ = refusal(raw_post(server, "/api/tables", b'{"game": "sequence", "seats": '
                                b'[{"kind": "bot", "bot": "ismcts", "settings": '
                                b'{"seconds": NaN}}]}'), 400)
     assert code == "message/bad"
     # what the games refuse: options/bad, an option of the wrong type included
-    for options in ({"teams": "two"}, {"teams": 4}, {"max_turns": 0}, {"max_turns": 1.5},
-                    {"max_turns": 10**100}, {"max_turns": 10_001}, {"colour": 1}):
+    sequence_options: list[dict[str, Any]] = [
+        {"teams": "two"}, {"teams": 4}, {"max_turns": 0}, {"max_turns": 1.5},
+        {"max_turns": 10**100}, {"max_turns": 10_001}, {"colour": 1}]
+    for options in sequence_options:
         code, message = refusal(server.post("/api/tables", {
             "game": "sequence", "options": options, "seats": [PERSON, PERSON]}), 422)
         assert code == "options/bad" and len(message) < 200, (options, message)
@@ -154,7 +158,8 @@ def test_websocket_answers_as_documented(server: Server) -> None:
     spectator.send({"type": "rematch"})
     assert spectator.until("error")["code"] == "auth/bad-token"
     # every live event carries the view: the person's moves and the bot's
-    seen, event = 0, {"seat": 0}
+    seen = 0
+    event: dict[str, Any] = {"seat": 0}
     while seen < 6 or event["seat"] != 1:      # until the bot has moved: Ann is to act
         view = ann.view
         if view.get("legal") and view["version"] == ann.version:
@@ -338,3 +343,13 @@ def test_zero_turns_the_tidying_off(tidy: Server) -> None:
     waiting = tidy.create("sequence", [PERSON, PERSON])["id"]
     time.sleep(2)
     assert status_of(tidy, waiting) == "waiting"
+
+
+def test_serve_states_the_tidy_times_in_its_help() -> None:
+    from click.testing import CliRunner
+
+    from cardtable.cli.serve import serve
+
+    text = " ".join(CliRunner().invoke(serve, ["--help"]).output.split())
+    assert "--close-waiting-after SECONDS" in text and "default: 3600.0" in text
+    assert "--adjourn-after SECONDS" in text and "default: 900.0" in text

@@ -8,6 +8,7 @@ handed on: a move to the move pipeline, a hint to the jobs, a rematch to the ser
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 
@@ -96,6 +97,7 @@ def router(service: TableService) -> APIRouter:
                                 "limit/rate", f"{MAX_STRIKES} messages in a row over the "
                                               "rate; closing this connection")))
                             conn.end(CLOSE_RATE)
+                            await drain(websocket)
                             break
                         raise Refusal("limit/rate", "too many messages; slow down")
                     strikes = 0
@@ -109,6 +111,14 @@ def router(service: TableService) -> APIRouter:
             pass
         finally:
             service.leave(room, conn)
+
+    async def drain(websocket: WebSocket) -> None:
+        """Read what the client still sends until it closes (5 s at most): a socket closed
+        with unread data is reset, and the client would never read the close frame."""
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(5):
+                while (await websocket.receive())["type"] != "websocket.disconnect":
+                    pass
 
     async def handle(room: Room, conn: Connection, text: str | bytes) -> None:
         if isinstance(text, bytes):

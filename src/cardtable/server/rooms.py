@@ -93,6 +93,8 @@ class Room:
     adjourned: bool = False
     #: when someone last came or went (a connection opened or closed, a seat taken)
     visited: float = 0.0
+    #: closed for want of visitors (then no longer in ``Rooms.live``)
+    closed: bool = False
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -326,6 +328,7 @@ class Rooms:
     async def take_seat(self, room: Room, seat: int, name: str) -> str:
         """Seat a person; the seat's token."""
         async with room.lock:
+            self.check_current(room)
             seats = room.table.seats
             if not 0 <= seat < len(seats) or seats[seat].kind != "person":
                 raise Refusal("seat/not-found", f"table {room.id} has no person seat {seat}")
@@ -374,6 +377,16 @@ class Rooms:
 
     # -- the tidy lobby (docs/server.md)
 
+    def check_current(self, room: Room) -> None:
+        """Under ``room.lock``, for a room found a moment ago: table/closed if it closed
+        meanwhile; an adjourned room that left memory meanwhile is put back (or, when
+        another copy of it was loaded in between, server/error: try again)."""
+        if room.closed:
+            raise Refusal("table/closed", f"table {room.id} closed: nobody came to it for "
+                                          "a long time; create a new one")
+        if room.adjourned and self.live.setdefault(room.id, room) is not room:
+            raise Refusal("server/error", "the table was reloaded meanwhile; try again")
+
     async def tidy(self) -> None:
         """Close the waiting tables nobody visited for ``close_waiting_after`` seconds;
         adjourn the playing ones nobody was at for ``adjourn_after`` (and let adjourned
@@ -395,6 +408,7 @@ class Rooms:
             done = await asyncio.shield(self.db.run(lambda conn: self.store.set_status(
                 conn, room.id, "closed", "waiting")))
             if done:
+                room.closed = True
                 self.live.pop(room.id, None)
                 log.info("table %s closed: nobody came", room.id)
 

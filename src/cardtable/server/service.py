@@ -12,7 +12,13 @@ import time
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.jobs import Jobs
-from cardtable.server.messages import CreateTable, RematchTable, SeatRequest, Welcome
+from cardtable.server.messages import (
+    CreateTable,
+    RematchTable,
+    SeatRequest,
+    Welcome,
+    error_message,
+)
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room, Rooms
@@ -128,6 +134,12 @@ class TableService:
     async def join(self, room: Room, conn: Connection, since: int | None) -> None:
         """A new connection: its welcome, what it missed, and everyone's presence."""
         async with room.lock:
+            try:
+                self.rooms.check_current(room)
+            except Refusal as refusal:
+                conn.push(error_message(refusal))
+                conn.end(4000 + refusal.status)
+                return
             table = room.table
             # present before the welcome, so that its summary shows this seat connected
             room.conns.append(conn)

@@ -140,13 +140,15 @@ class TableService:
                 conn.push(error_message(refusal))
                 conn.end(4000 + refusal.status)
                 return
+            if conn.seat is not None:
+                await self.rooms.resume(room)    # an adjourned table plays on
             table = room.table
             # present before the welcome, so that its summary shows this seat connected
+            # (nothing is awaited from here on: no other message can come first)
             room.conns.append(conn)
             room.visited = time.monotonic()
             if conn.seat is not None:
                 room.away_since[conn.seat] = None
-                await self.rooms.resume(room)    # an adjourned table plays on
             conn.push(Welcome(seat=conn.seat, version=table.version,
                               view=table.view(conn.seat), table=room.summary()))
             self.pipeline.catch_up(room, conn, since)

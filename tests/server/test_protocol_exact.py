@@ -278,6 +278,7 @@ def status_of(server: Server, table_id: str) -> Any:
         answer.json()["error"]["code"]
 
 
+@pytest.mark.slow     # about 10 s of waiting for the tidy times, and a restart
 def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None:
     server = tidy
     lonely = server.create("sequence", [PERSON, PERSON])["id"]

@@ -32,12 +32,18 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
+@click.option("--close-waiting-after", default=3600.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(0), help="close a table waiting for players that "
+              "nobody has visited for this long (0: never)")
+@click.option("--adjourn-after", default=900.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(0), help="adjourn a game in play when nobody has been "
+              "at its table for this long; it plays on when a player comes back (0: never)")
 @click.option("--open", "open_browser", is_flag=True,
               help="open the lobby in your web browser once the server is up")
 def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
           http_rate: float, chat_rate: float, clock_timeouts: int,
           no_access_log: bool, owner: str | None,
-          open_browser: bool) -> None:
+          close_waiting_after: float, adjourn_after: float, open_browser: bool) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
 
     \b
@@ -54,7 +60,9 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
     settings = Settings(db_url=url, bot_workers=bot_workers, ws_rate=ws_rate,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
-                        chat_rate=chat_rate, clock_timeouts=clock_timeouts)
+                        chat_rate=chat_rate, clock_timeouts=clock_timeouts,
+                        close_waiting_after=close_waiting_after or None,
+                        adjourn_after=adjourn_after or None)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
     if open_browser:
         if port == 0:

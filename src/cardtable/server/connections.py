@@ -29,6 +29,7 @@ class Connection:
         #: a spectator's chat bucket (a seat's is its room's)
         self.chat_bucket: Bucket | None = None
         self.closed = False
+        self.close_code = 1000
         self.task = asyncio.get_running_loop().create_task(self._sender())
 
     def push(self, message: Out | str) -> None:
@@ -42,9 +43,11 @@ class Connection:
             return
         self.queue.put_nowait(message if isinstance(message, str) else message.text())
 
-    def end(self) -> None:
+    def end(self, code: int = 1000) -> None:
+        """Close once what is queued is sent, with WebSocket close ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.queue.put_nowait(None)
 
     async def _sender(self) -> None:
@@ -58,4 +61,4 @@ class Connection:
             self.closed = True
         self.closed = True
         with contextlib.suppress(Exception):
-            await self._close(1000)
+            await self._close(self.close_code)

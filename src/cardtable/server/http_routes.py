@@ -36,7 +36,7 @@ from cardtable.server.messages import (
     ws_schema,
 )
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room
+from cardtable.server.rooms import Room, option_maximum
 from cardtable.server.service import TableService
 
 #: the request bodies, for the OpenAPI document (they are read by hand, size first)
@@ -55,6 +55,8 @@ def body_schema(model: type[In]) -> dict[str, Any]:
 
 
 def games() -> Games:
+    """The games as the server takes them: an option's ``maximum`` is the server's
+    (``rooms.option_maximum``) where the game declares none."""
     return Games(bots=list(bots.KINDS), games=[
         GameInfo(name=d.name, title=d.title, players=list(d.players),
                  default_players=d.default_players, phases=list(d.phases),
@@ -62,7 +64,8 @@ def games() -> Games:
                  exports=list(d.exports),
                  options=[OptionInfo(name=o.name, default=o.default,
                                      kind=o.kind, choices=list(o.choices), minimum=o.minimum,
-                                     maximum=o.maximum, none_ok=o.none_ok, help=o.help)
+                                     maximum=option_maximum(o), none_ok=o.none_ok,
+                                     help=o.help)
                           for o in d.options])
         for d in cardtable.declarations()])
 
@@ -139,7 +142,7 @@ def router(service: TableService) -> APIRouter:
         """Take a person's seat; the token is the only key to it. With the header
         ``X-Player-Key`` the seat is that player's too (docs/server.md: Players)."""
         room = await service.rooms.find(table_id)
-        body = read(TakeSeat, await body_of(request), "message/bad", "a seat request")
+        body = read(TakeSeat, await body_of(request), "name/bad", "a seat request")
         number = seat_number(seat)
         player = await service.players.of_key(request.headers.get("x-player-key"),
                                               required=False)

@@ -45,9 +45,14 @@ def parse_json(raw: str | bytes, limit: int) -> Any:
     it is not JSON."""
     check_size(raw, limit)
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         raise Refusal("message/bad", "the message is not valid JSON") from None
+
+
+def _no_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON, though Python's reader takes them
+    raise ValueError(f"{name} is not JSON")
 
 
 def explain(exc: ValidationError) -> str:
@@ -62,21 +67,41 @@ def explain(exc: ValidationError) -> str:
 M = TypeVar("M", bound="In")
 
 
+def misshapen(exc: ValidationError) -> bool:
+    """True when the first problem is the message's shape: a field missing, or a value of
+    the wrong JSON type (a text for a number, a list for an object...)."""
+    kind = str(exc.errors(include_url=False)[0]["type"])
+    return kind == "missing" or kind.endswith(("_type", "_parsing"))
+
+
 def read(model: type[M], data: Any, code: str, what: str) -> M:
-    """``data`` as a ``model``, or a Refusal ``code`` saying what is wrong with ``what``
-    (and quoting the model's example, if it has one); message/bad if it is no object."""
+    """``data`` as a ``model``, or a Refusal saying what is wrong with ``what`` (and quoting
+    the model's example, if it has one): message/bad if it is no object, a field is missing
+    or of the wrong type; ``code`` for a value of the right type that is refused (too
+    long, out of range, not one of the choices)."""
     if not isinstance(data, dict):
         raise Refusal("message/bad", f"{what} must be a JSON object")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         example = f"; e.g. {model.example}" if model.example else ""
-        raise Refusal(code, f"{what}: {explain(exc)}{example}") from None
+        raise Refusal("message/bad" if misshapen(exc) else code,
+                      f"{what}: {explain(exc)}{example}") from None
+
+
+#: what a name may hold besides printable characters: the zero-width space and joiners
+#: (Khmer text breaks words with U+200B; emoji sequences join with U+200D)
+NAME_FORMAT_CHARACTERS = frozenset("\u200b\u200c\u200d")
 
 
 def _display_name(value: str) -> str:
-    name = " ".join(value.split())
-    if not name or len(name) > 32 or not name.isprintable():
+    for ch in value:
+        if (not ch.isprintable() and ch not in NAME_FORMAT_CHARACTERS
+                and unicodedata.category(ch) != "Zs"):
+            raise ValueError(f"a name may not hold the control character U+{ord(ch):04X} "
+                             "(a newline, a tab, ...)")
+    name = " ".join(value.split())      # the spaces (any width) at the ends go, runs are one
+    if not name or len(name) > 32:
         raise ValueError("a name has 1 to 32 printable characters, e.g. \"Dara\"")
     return name
 
@@ -108,7 +133,8 @@ def clean_chat(value: str) -> str:
     return " ".join(kept.split())
 
 
-#: a display name: 1 to 32 printable characters, runs of spaces made one
+#: a display name: 1 to 32 printable characters (no control character), the spaces at
+#: its ends dropped and runs of spaces made one
 Name = Annotated[StrictStr, AfterValidator(_display_name)]
 #: a move in the game's notation, as sent (the game parses it)
 MoveText = Annotated[StrictStr, StringConstraints(max_length=64), AfterValidator(_not_blank)]
@@ -210,7 +236,9 @@ def read_message(data: Any) -> Incoming:
     model = INCOMING.get(kind) if isinstance(kind, str) else None
     if model is None:
         raise Refusal("message/bad", f"'type' is one of {', '.join(INCOMING)}")
-    return cast(Incoming, read(model, data, "message/bad", f"a {kind} message"))
+    # a move's text that is blank or too long names no move: move/bad, as the game's own
+    return cast(Incoming, read(model, data, "move/bad" if model is MoveMessage
+                               else "message/bad", f"a {kind} message"))
 
 
 # ---------------------------------------------------------------- HTTP request bodies
@@ -302,8 +330,9 @@ class Out(BaseModel):
         return self.model_dump_json(exclude_unset=True)
 
 
-#: a table's status: waiting for its players, playing, over
-Status = Literal["waiting", "playing", "over"]
+#: a table's status: waiting for its players, playing, adjourned (everyone went away;
+#: it plays on when a player comes back), over
+Status = Literal["waiting", "playing", "adjourned", "over"]
 
 
 class Result(Out):

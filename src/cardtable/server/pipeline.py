@@ -70,6 +70,8 @@ class Pipeline:
             table = room.table
             if room.status == "over" or room.broken:
                 raise Refusal("move/game-over", "the game is over")
+            if room.adjourned:   # a bot's move that was on its way when it was adjourned
+                raise Refusal("move/stale", "the table is adjourned; reconnect to play on")
             if room.status == "waiting":
                 raise Refusal("table/waiting", "the game starts when every seat is taken")
             if version != table.version:

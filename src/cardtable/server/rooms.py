@@ -51,6 +51,28 @@ MAX_BOT_SECONDS = 10.0
 MAX_BOT_ITERATIONS = 20_000
 # finished tables kept in memory for their records and late connections
 KEEP_FINISHED = 256
+#: the largest value this server takes for a whole-number option whose game declares no
+#: maximum (Draw Bridge's target, Sequence's max_turns): a target of 10**100 is refused
+MAX_OPTION = 10_000
+
+
+def option_maximum(spec: cardtable.OptionSpec) -> int | None:
+    """The largest value the server takes for a game's option: the game's own maximum, or
+    :data:`MAX_OPTION` for a whole number without one (None: not a number)."""
+    if spec.kind != "int":
+        return None
+    return spec.maximum if spec.maximum is not None else MAX_OPTION
+
+
+def check_option_limits(declaration: cardtable.Declaration, options: dict[str, Any]) -> None:
+    """options/bad for a whole-number option over the server's maximum (the game checks
+    the types, its minimum and its own maximum)."""
+    for spec in declaration.options:
+        value = options.get(spec.name)
+        limit = option_maximum(spec)
+        if (limit is not None and isinstance(value, int) and not isinstance(value, bool)
+                and value > limit):
+            raise Refusal("options/bad", f"option {spec.name} is at most {limit}")
 
 
 @dataclass
@@ -90,6 +112,12 @@ class Room:
     clock: Clock | None = None
     #: the seat whose time ran out at this version: the bot plays its move
     timed_out: int | None = None
+    #: everyone went away; it plays on when a player comes back (docs/server.md)
+    adjourned: bool = False
+    #: when someone last came or went (a connection opened or closed, a seat taken)
+    visited: float = 0.0
+    #: closed for want of visitors (then no longer in ``Rooms.live``)
+    closed: bool = False
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -98,6 +126,7 @@ class Room:
             self.players = [None] * len(self.table.seats)
         for channel in ("seats", "spectators"):
             self.chat.setdefault(channel, deque(maxlen=CHAT_KEPT))
+        self.visited = now
 
     def seat_of_player(self, player: str) -> int | None:
         """The seat the player holds at this table (its first, if several)."""
@@ -121,6 +150,12 @@ class Room:
         lines.sort(key=lambda line: line.n)
         return lines[-limit:] if limit > 0 else []
 
+    def idle_for(self, now: float) -> float:
+        """Seconds since anyone was at the table (0 while a connection is open)."""
+        if any(not c.closed for c in self.conns):
+            return 0.0
+        return now - self.visited
+
     @property
     def game(self) -> cardtable.Game:
         return self.table.state.game
@@ -129,6 +164,8 @@ class Room:
     def status(self) -> Status:
         if self.over:
             return "over"
+        if self.adjourned:
+            return "adjourned"
         return "playing" if self.started else "waiting"
 
     @property
@@ -250,7 +287,8 @@ def room_from_row(row: TableRow, alive: float | None = None) -> Room:
                 started=row.status != "waiting", over=row.status == "over",
                 takeover_after=row.takeover_after,
                 rematch=row.rematch, players=[s.player for s in row.seats],
-                chat_on=row.chat, chat_count=row.chat_count, clock=clock)
+                chat_on=row.chat, chat_count=row.chat_count, clock=clock,
+                adjourned=row.status == "adjourned")
     for line in row.chat_lines:
         room.chat[line.channel].append(chat_line(line))
     for seat, muted in row.mutes:
@@ -321,6 +359,9 @@ class Rooms:
             lambda conn: self.store.load(conn, table_id))
         if row is None:
             raise Refusal("table/not-found", f"there is no table {table_id!r}")
+        if row.status == "closed":
+            raise Refusal("table/closed", f"table {table_id} closed: nobody came to it "
+                                          "for a long time; create a new one")
         room = self.live.get(table_id) or self.finished.get(table_id)
         if room is not None:
             return room
@@ -342,7 +383,8 @@ class Rooms:
             self.finished.popitem(last=False)
 
     def lobby(self, status: str | None = None) -> list[TableSummary]:
-        rooms = [r for r in self.live.values() if status is None or r.status == status]
+        rooms = [r for r in self.live.values() if r.status in ("waiting", "playing")
+                 and (status is None or r.status == status)]
         rooms.sort(key=lambda r: r.table.created, reverse=True)
         return [r.summary() for r in rooms[:200]]
 
@@ -358,6 +400,7 @@ class Rooms:
             raise Refusal("options/bad", "the number of players is the number of seats: "
                                          "leave 'players' out of the options")
         declaration = cardtable.declaration(name)
+        check_option_limits(declaration, options)
         specs = request.seats or [SeatRequest(kind="person")] * declaration.default_players
         if len(specs) not in declaration.players:
             raise Refusal("options/bad", f"{declaration.title} is played by "
@@ -402,6 +445,7 @@ class Rooms:
                         player: str | None = None) -> str:
         """Seat a person (the player whose key took it, if any); the seat's token."""
         async with room.lock:
+            self.check_current(room)
             seats = room.table.seats
             if not 0 <= seat < len(seats) or seats[seat].kind != "person":
                 raise Refusal("seat/not-found", f"table {room.id} has no person seat {seat}")
@@ -420,6 +464,7 @@ class Rooms:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             room.tokens[seat] = digest
             room.players[seat] = player
+            room.visited = time.monotonic()
             room.table.set_seat(seat, Seat("person", name))
             if starts:
                 room.started = True
@@ -467,3 +512,66 @@ class Rooms:
                 room.conns.remove(conn)
             room.away_since[seat] = time.monotonic()
             room.presence()
+
+    # -- the tidy lobby (docs/server.md)
+
+    def check_current(self, room: Room) -> None:
+        """Under ``room.lock``, for a room found a moment ago: table/closed if it closed
+        meanwhile; an adjourned room that left memory meanwhile is put back (or, when
+        another copy of it was loaded in between, server/error: try again)."""
+        if room.closed:
+            raise Refusal("table/closed", f"table {room.id} closed: nobody came to it for "
+                                          "a long time; create a new one")
+        if room.adjourned and self.live.setdefault(room.id, room) is not room:
+            raise Refusal("server/error", "the table was reloaded meanwhile; try again")
+
+    async def tidy(self) -> None:
+        """Close the waiting tables nobody visited for ``close_waiting_after`` seconds;
+        adjourn the playing ones nobody was at for ``adjourn_after`` (and let adjourned
+        ones that were only looked at go from memory again)."""
+        now = time.monotonic()
+        close, adjourn = self.settings.close_waiting_after, self.settings.adjourn_after
+        for room in list(self.live.values()):
+            idle = room.idle_for(now)
+            if close and room.status == "waiting" and idle >= close:
+                await self._close(room)
+            elif (adjourn and idle >= adjourn and room.status in ("playing", "adjourned")
+                  and any(s.kind == "person" for s in room.table.seats)):
+                await self._adjourn(room)
+
+    async def _close(self, room: Room) -> None:
+        async with room.lock:
+            if room.status != "waiting" or room.conns:
+                return
+            done = await asyncio.shield(self.db.run(lambda conn: self.store.set_status(
+                conn, room.id, "closed", "waiting")))
+            if done:
+                room.closed = True
+                self.live.pop(room.id, None)
+                log.info("table %s closed: nobody came", room.id)
+
+    async def _adjourn(self, room: Room) -> None:
+        async with room.lock:
+            if room.conns or room.status not in ("playing", "adjourned"):
+                return
+            if not room.adjourned:
+                done = await asyncio.shield(self.db.run(lambda conn: self.store.set_status(
+                    conn, room.id, "adjourned", "playing")))
+                if not done:
+                    return
+                room.adjourned = True
+                log.info("table %s adjourned: everyone is away", room.id)
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+                room.bot_task = None
+            self.live.pop(room.id, None)
+
+    async def resume(self, room: Room) -> None:
+        """A player came back to an adjourned table (under ``room.lock``): it plays on."""
+        if not room.adjourned:
+            return
+        await asyncio.shield(self.db.run(lambda conn: self.store.set_status(
+            conn, room.id, "playing", "adjourned")))
+        room.adjourned = False
+        self.live.setdefault(room.id, room)
+        log.info("table %s resumes", room.id)

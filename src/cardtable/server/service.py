@@ -13,7 +13,13 @@ from cardtable.server.chat import Chat
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.jobs import Jobs
-from cardtable.server.messages import CreateTable, RematchTable, SeatRequest, Welcome
+from cardtable.server.messages import (
+    CreateTable,
+    RematchTable,
+    SeatRequest,
+    Welcome,
+    error_message,
+)
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.players import Players
 from cardtable.server.refusals import Refusal
@@ -68,7 +74,8 @@ class TableService:
 
     async def _tick(self) -> None:
         """Away players' seats are taken over once their time is up; a seat whose clock
-        ran out has its move played by the bot; the heartbeat is stored."""
+        ran out has its move played by the bot; the heartbeat is stored; the lobby is
+        tidied (``Rooms.tidy``)."""
         beat = 0.0
         while True:
             await asyncio.sleep(self.settings.takeover_tick)
@@ -81,6 +88,10 @@ class TableService:
                     self._check_clock(room)
                 if room.takeover_after is not None:
                     self.jobs.kick(room)
+            try:
+                await self.rooms.tidy()
+            except Exception as exc:    # the database away a moment: the next tick tries
+                log.error("tidying the lobby failed (%s)", type(exc).__name__)
             if clocks and time.monotonic() - beat >= self.settings.clock_heartbeat:
                 beat = time.monotonic()
                 try:
@@ -186,7 +197,21 @@ class TableService:
     async def join(self, room: Room, conn: Connection, since: int | None) -> None:
         """A new connection: its welcome, what it missed, and everyone's presence."""
         async with room.lock:
+            try:
+                self.rooms.check_current(room)
+            except Refusal as refusal:
+                conn.push(error_message(refusal))
+                conn.end(4000 + refusal.status)
+                return
+            if conn.seat is not None:
+                await self.rooms.resume(room)    # an adjourned table plays on
             table = room.table
+            # present before the welcome, so that its summary shows this seat connected
+            # (nothing is awaited from here on: no other message can come first)
+            room.conns.append(conn)
+            room.visited = time.monotonic()
+            if conn.seat is not None:
+                room.away_since[conn.seat] = None
             welcome = Welcome(seat=conn.seat, version=table.version,
                               view=table.view(conn.seat), table=room.summary(),
                               chat=room.chat_history(conn, self.settings.chat_history))
@@ -194,9 +219,6 @@ class TableService:
                 welcome.muted = sorted(room.mutes.get(conn.seat, ()))
             conn.push(welcome)
             self.pipeline.catch_up(room, conn, since)
-            room.conns.append(conn)
-            if conn.seat is not None:
-                room.away_since[conn.seat] = None
             room.presence()
         if conn.seat is not None:
             await self.back(room, conn.seat)
@@ -206,6 +228,7 @@ class TableService:
         conn.end()
         if conn in room.conns:
             room.conns.remove(conn)
+            room.visited = time.monotonic()
             if conn.seat is not None and not any(c.seat == conn.seat for c in room.conns):
                 room.away_since[conn.seat] = time.monotonic()
             room.presence()

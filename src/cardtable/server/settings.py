@@ -34,3 +34,7 @@ class Settings:
     chat_rate: float = 0.5           # chat lines a second per seat (a spectator: per connection)...
     chat_burst: float = 5.0          # ...with bursts of this many
     chat_history: int = 50           # lines a new connection is sent (per channel kept)
+    # the tidy lobby (None: never): a waiting table that nobody has visited for this many
+    # seconds closes; a playing one with nobody connected for this long is adjourned
+    close_waiting_after: float | None = 3600.0
+    adjourn_after: float | None = 900.0

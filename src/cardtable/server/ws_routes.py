@@ -9,6 +9,7 @@ chat line or a mute to the chat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 
@@ -36,8 +37,10 @@ from cardtable.server.service import TableService
 
 log = logging.getLogger("cardtable.server")
 
-# refused messages in a row over the rate before the connection is dropped
+# refused messages in a row over the rate before the connection is dropped, and the
+# close code it is dropped with (4000 + limit/rate's HTTP status)
 MAX_STRIKES = 200
+CLOSE_RATE = 4429
 
 
 def router(service: TableService) -> APIRouter:
@@ -70,6 +73,9 @@ def router(service: TableService) -> APIRouter:
             if not re.fullmatch(r"\d{1,9}", since_text):
                 raise Refusal("message/bad", "'since' is a table version (a whole number)")
             since = int(since_text)
+            if since > room.table.version:
+                raise Refusal("message/bad", f"'since' is {since}, beyond the table's version "
+                                             f"{room.table.version}: no such version was seen")
         return room, seat, since
 
     @routes.websocket("/ws/tables/{table_id}")
@@ -98,8 +104,14 @@ def router(service: TableService) -> APIRouter:
                     if not conn.bucket.take():
                         strikes += 1
                         if strikes > MAX_STRIKES:
+                            conn.push(error_message(Refusal(
+                                "limit/rate", f"{MAX_STRIKES} messages in a row over the "
+                                              "rate; closing this connection")))
+                            conn.end(CLOSE_RATE)
+                            await drain(websocket)
                             break
                         raise Refusal("limit/rate", "too many messages; slow down")
+                    strikes = 0
                     await handle(room, conn, text)
                 except Refusal as refusal:
                     version = None
@@ -110,6 +122,14 @@ def router(service: TableService) -> APIRouter:
             pass
         finally:
             service.leave(room, conn)
+
+    async def drain(websocket: WebSocket) -> None:
+        """Read what the client still sends until it closes (5 s at most): a socket closed
+        with unread data is reset, and the client would never read the close frame."""
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(5):
+                while (await websocket.receive())["type"] != "websocket.disconnect":
+                    pass
 
     async def handle(room: Room, conn: Connection, text: str | bytes) -> None:
         if isinstance(text, bytes):

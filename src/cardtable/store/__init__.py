@@ -33,7 +33,8 @@ tables = sa.Table(
     sa.Column("options", sa.Text, nullable=False),          # JSON
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("takeover_after", sa.Float, nullable=True),
-    sa.Column("status", sa.String(16), nullable=False),      # waiting | playing | over
+    # waiting | playing | over, and for the tidy lobby closed | adjourned
+    sa.Column("status", sa.String(16), nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("result", sa.Text, nullable=True),             # JSON once over
     sa.Column("created", sa.String(32), nullable=False),
@@ -345,6 +346,14 @@ class Store:
             seats.c.token_hash == token_hash).values(**values))
         return done.rowcount == 1
 
+    def set_status(self, conn: Connection, table_id: str, status: str, was: str) -> bool:
+        """Move a table from status ``was`` to ``status`` (the tidy lobby: closed,
+        adjourned, playing again); False when it was not at ``was``."""
+        done = conn.execute(tables.update().where(
+            tables.c.id == table_id, tables.c.status == was).values(
+            status=status, updated=now(precise=True)))
+        return done.rowcount == 1
+
     def set_rematch(self, conn: Connection, table_id: str, rematch: str) -> bool:
         """Record the table where ``table_id``'s rematch is played (only the first)."""
         done = conn.execute(tables.update().where(
@@ -431,9 +440,11 @@ class Store:
         return self._row(conn, found)
 
     def load_unfinished(self, conn: Connection, owner: str | None = None) -> list[TableRow]:
-        """The unfinished tables that server process ``owner`` plays (None: the default)."""
+        """The unfinished tables that server process ``owner`` plays (None: the default);
+        not the closed or adjourned ones (an adjourned table is loaded when visited)."""
         mine = tables.c.owner.is_(None) if owner is None else tables.c.owner == owner
-        found = conn.execute(tables.select().where(tables.c.status != "over", mine)
+        found = conn.execute(tables.select().where(
+            tables.c.status.not_in(("over", "closed", "adjourned")), mine)
                              .order_by(tables.c.created)).all()
         return [self._row(conn, r) for r in found]
 

@@ -356,6 +356,7 @@ function myStatus(t, seat) {
     const names = winners.map((w) => { const s = t.seats[w] || {}; return s.kind === "bot" ? botLabel(s.bot || s.name, t.game) : s.name; });
     return [3, _("finished: won by {names}", { names: names.join(", ") })];
   }
+  if (t.status === "adjourned") return [2, _("adjourned: open it to play on")];
   if (free) return [1, free === 1 ? _("waiting for 1 player") : _("waiting for {n} players", { n: free })];
   if (t.to_act === seat) return [0, _("your turn")];
   return [2, _("playing")];
@@ -378,7 +379,8 @@ async function refreshMine(box) {
     try {
       return { t: await api("GET", `/api/tables/${encodeURIComponent(id)}`), seat };
     } catch (err) {
-      if (err.code === "table/not-found") localStorage.removeItem(seatKey(id));   // gone for good
+      // gone for good (a waiting table nobody came to closes: docs/server.md)
+      if (err.code === "table/not-found" || err.code === "table/closed") localStorage.removeItem(seatKey(id));
       return null;   // else: the server is away; the next refresh tries again
     }
   }));

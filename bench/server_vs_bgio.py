@@ -1,12 +1,14 @@
 """The table server against boardgame.io, move for move, interleaved on one machine.
 
-    python bench/server_vs_bgio.py --bgio PATH                 # 10/50/200 clients, 20 s runs
-    python bench/server_vs_bgio.py --bgio PATH --reps 3 --json
-    python bench/server_vs_bgio.py --bgio PATH --clients 10 --seconds 5 --stores memory
+    python bench/server_vs_bgio.py                      # 10/50/200 clients, 20 s runs
+    python bench/server_vs_bgio.py --reps 3 --json
+    python bench/server_vs_bgio.py --clients 10 --seconds 5 --stores memory
+    python bench/server_vs_bgio.py --bgio PATH          # boardgame.io's benchmark elsewhere
 
-``PATH`` is a folder holding boardgame.io's benchmark (its ``server.js`` and ``load.js``,
-with boardgame.io 0.50.2; docs/server.md says what it plays and how to set it up); when
-its ``node_modules`` is missing, ``npm ci`` runs there once. Both sides play the same
+``--bgio`` is the folder of boardgame.io's benchmark (``server.js``, ``load.js``,
+``game.js`` and the ``package.json`` that pins boardgame.io 0.50.2; default bench/bgio,
+docs/server.md says what it plays); when boardgame.io is not installed there, ``npm ci``
+runs there once (Node.js 18 or later). Both sides play the same
 way: N clients, two at each table (person against person), tables played to the end and
 the next one started, for ``--warmup`` then ``--seconds`` seconds. Ours is
 ``bench/server.py --pvp`` (Sequence, both seats played by load clients); theirs is its
@@ -163,8 +165,9 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bgio", type=Path, required=True,
-                        help="the folder of boardgame.io's benchmark (server.js, load.js)")
+    parser.add_argument("--bgio", type=Path, default=ROOT / "bench" / "bgio",
+                        help="the folder of boardgame.io's benchmark (server.js, load.js; "
+                             "default bench/bgio)")
     parser.add_argument("--clients", type=positive, nargs="+", default=[10, 50, 200])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)

@@ -146,9 +146,9 @@ def views(report: Report) -> None:
 
 
 SLOW = pytest.mark.slow
-#: boardgame.io's benchmark folder (docs/server.md), npm ci done or doable; the
-#: comparison's tiny run is skipped without it
-BGIO = os.environ.get("CARDTABLE_BGIO", "")
+#: boardgame.io's benchmark folder (bench/bgio unless CARDTABLE_BGIO names another) once
+#: ``npm ci`` has installed boardgame.io there: the comparison's tiny run is skipped before
+BGIO = os.environ.get("CARDTABLE_BGIO", str(BENCH / "bgio"))
 #: script: (its tiny arguments, whether it prints JSON lines, the check, marks)
 TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "agreement.py": (["sequence", "--games", "1", "--iterations", "20"], False, agreement, []),
@@ -183,8 +183,9 @@ def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
     args, json_lines, check, _ = TINY[script]
     if script == "envs.py":
         pytest.importorskip("pettingzoo")
-    if script == "server_vs_bgio.py" and not (BGIO and shutil.which("node")):
-        pytest.skip("set CARDTABLE_BGIO to boardgame.io's benchmark folder (and install Node)")
+    if script == "server_vs_bgio.py" and not (
+            shutil.which("node") and (Path(BGIO) / "node_modules" / "boardgame.io").is_dir()):
+        pytest.skip("boardgame.io is not installed: cd bench/bgio && npm ci (Node.js >= 18)")
     if script == "vector.py":
         pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
     check(run_bench(script, *args, json_lines=json_lines))

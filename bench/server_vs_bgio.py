@@ -206,7 +206,8 @@ def main() -> None:
                     if not args.json:
                         print(f"rep {rep + 1} {clients:>4} clients {store:8} {side:6} "
                               f"{run['moves_per_s']:>8.1f} moves/s  p99 {run['p99_ms']:.1f} ms"
-                              f"  (load {load})", flush=True)
+                              f"  CPU server {run['server_cpu_share']:.2f} load "
+                              f"{run['client_cpu_share']:.2f} cores  (load {load})", flush=True)
     rows = summarize(runs)
     if args.json:
         print(json.dumps({"runs": runs, "summary": rows, "node": node,

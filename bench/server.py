@@ -7,6 +7,7 @@
     python bench/server.py --db postgresql --servers 2   # two processes, one database
     python bench/server.py --think 0.3 --chat 5       # and a chat line every 5 moves
     python bench/server.py --clock 5+3                # every table with a clock per player
+    python bench/server.py --pvp --clients 200 --db sqlite-tmpfs   # two clients a table
 
 Starts ``cardtable serve`` in a subprocess on a free port (SQLite file in a temp folder,
 or PostgreSQL: ``--db postgresql`` starts a throwaway cluster with initdb, ``--db URL``
@@ -23,6 +24,14 @@ warm-up is reported beside it: 200 clients creating tables at once queue up. Wit
 ``--chat N`` each client also sends a chat line after every N-th move of its own (free
 text and presets in turn; the server's chat rate limit lifted), and the report adds the
 lines sent, those that came back (stored, then told) and their latency.
+
+With ``--pvp`` two clients share each table (person against person, both seats played by
+load clients, as boardgame.io's own benchmark plays): ``--clients`` N makes N/2 tables at a
+time, each played to the end (create, take both seats, both connect, play, next table),
+so every accepted move is a client's. ``--db sqlite-tmpfs`` puts the SQLite file in
+``/dev/shm`` (memory: the server has no store without a database, so this is its nearest
+to boardgame.io's in-memory storage; every move is still stored). bench/server_vs_bgio.py
+runs this mode interleaved with boardgame.io's benchmark.
 
 The baseline, timed in this process before the server starts: what a move costs the
 engine alone (random moves of whole games, each applied, then viewed by every seat, the
@@ -203,14 +212,93 @@ async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: 
                         await ws.send(json.dumps(line))
 
 
+async def new_pair(http: httpx.AsyncClient, game: str,
+                   clock: dict[str, Any] | None = None) -> list[Seat]:
+    """A table of two person seats, both taken: a --pvp slot's next game."""
+    seats: list[dict[str, Any]] = [{"kind": "person"}, {"kind": "person"}]
+    body: dict[str, Any] = {"game": game, "seats": seats}
+    if clock is not None:
+        body["clock"] = clock
+    table = (await post(http, "/api/tables", body))["id"]
+    pair = []
+    for number in (0, 1):
+        taken = await post(http, f"/api/tables/{table}/seats/{number}",
+                           {"name": f"bench {number}"})
+        pair.append(Seat(table, number, taken["token"], int(http.base_url.port or 0)))
+    return pair
+
+
+async def play_seat(seat: Seat, rng: random.Random, args: argparse.Namespace, tally: Tally,
+                    deadline: float) -> bool:
+    """Play one seat of a --pvp table until its game is over (True) or the deadline; with
+    --chat, a chat line after every N-th move (sent and counted, its latency not timed:
+    the other client reads it among the moves)."""
+    url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?token={seat.token}"
+    async with connect(url, max_size=2**22) as ws:
+        pending: tuple[int, str, float] | None = None
+        mine = 0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), remaining))
+            except TimeoutError:
+                return False
+            kind = message["type"]
+            if kind == "over":
+                return True
+            if kind == "error":
+                tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
+                pending = None
+            if kind == "event" and pending is not None and message["version"] == pending[0]:
+                tally.latencies.append((pending[2], time.perf_counter() - pending[2]))
+                seat.acked.append((pending[0], pending[1]))
+                pending = None
+            view = message.get("view")
+            if (pending is None and view and view.get("legal")
+                    and view["version"] == message.get("version", view["version"])):
+                move = rng.choice(view["legal"])
+                if args.think > 0:
+                    await asyncio.sleep(rng.expovariate(1 / args.think))
+                pending = (view["version"] + 1, move, time.perf_counter())
+                seat.sent.append((view["version"] + 1, move))
+                await ws.send(json.dumps({"type": "move", "move": move,
+                                          "version": view["version"]}))
+                mine += 1
+                if args.chat and mine % args.chat == 0:
+                    tally.chat_sent += 1
+                    await ws.send(json.dumps({"type": "chat", "text": f"move {mine}"}))
+
+
+async def pvp_slot(number: int, args: argparse.Namespace, tally: Tally, deadline: float,
+                   http: httpx.AsyncClient) -> None:
+    """Two clients at one table, games back to back (boardgame.io's load.js slot)."""
+    rng = random.Random(number)
+    for _ in range(args.games):
+        if time.monotonic() > deadline:
+            return
+        pair = await new_pair(http, args.game, clock_request(args.clock))
+        tally.seats.extend(pair)
+        over = await asyncio.gather(*(play_seat(seat, rng, args, tally, deadline)
+                                      for seat in pair))
+        if not all(over):
+            return
+        tally.games += 1
+
+
 async def check_log(seats: list[Seat]) -> tuple[int, int]:
     """(lost, duplicated) moves against each table's stored log, read back in full."""
     lost = duplicated = 0
+    logs: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for seat in seats:
-        url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?since=0"
-        async with connect(url, max_size=2**24) as ws:
-            welcome = json.loads(await ws.recv())
-            log = [json.loads(await ws.recv()) for _ in range(welcome["version"])]
+        log = logs.get((seat.port, seat.table))
+        if log is None:
+            url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?since=0"
+            async with connect(url, max_size=2**24) as ws:
+                welcome = json.loads(await ws.recv())
+                log = [json.loads(await ws.recv()) for _ in range(welcome["version"])]
+            logs[seat.port, seat.table] = log
         stored = {(e["version"], e["move"]) for e in log if e["seat"] == seat.seat}
         lost += sum(1 for move in seat.acked if move not in stored)
         mine = [e for e in log if e["seat"] == seat.seat]
@@ -276,9 +364,11 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
                 lags.append(time.perf_counter() - clock - 0.005)
 
     try:
-        await asyncio.gather(measure(), watch_loop(), *(client(n, args, tally, deadline,
-                                                 https[n % len(ports)])
-                                          for n in range(args.clients)))
+        players = ([pvp_slot(n, args, tally, deadline, https[n % len(ports)])
+                    for n in range(args.clients // 2)] if args.pvp else
+                   [client(n, args, tally, deadline, https[n % len(ports)])
+                    for n in range(args.clients)])
+        await asyncio.gather(measure(), watch_loop(), *players)
     finally:
         for http in https:
             await http.aclose()
@@ -296,9 +386,11 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
 
     return {
         "clients": args.clients, "servers": len(ports), "game": args.game,
-        "bot": args.bot, "db": args.db, "think_s": args.think,
+        "bot": None if args.pvp else args.bot, "pvp": args.pvp, "db": args.db,
+        "think_s": args.think,
         "warmup_s": args.warmup, "seconds": round(elapsed, 2),
-        "games_finished": tally.games, "tables": len(tally.seats),
+        "games_finished": tally.games,
+        "tables": len({(seat.port, seat.table) for seat in tally.seats}),
         "accepted_moves": moves,
         "accepted_moves_per_s": round(moves / elapsed, 1),
         "client_moves_per_s": round(len(measured) / elapsed, 1),
@@ -354,7 +446,9 @@ def main() -> None:
                         choices=["sequence", "drawbridge", "threethirteen"])
     parser.add_argument("--bot", default="random", choices=["random", "heuristic"])
     parser.add_argument("--db", default="sqlite",
-                        help="sqlite, postgresql (a throwaway cluster) or a database URL")
+                        help="sqlite (a file in a temp folder), sqlite-tmpfs (that file in "
+                             "/dev/shm, in memory), postgresql (a throwaway cluster) or a "
+                             "database URL")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds each client pauses before a move, on average, like a "
                              "person (default 0: as fast as the server answers)")
@@ -368,6 +462,9 @@ def main() -> None:
     parser.add_argument("--clock", metavar="SPEC", default=None,
                         help="every table with a clock: SECONDS a move, or MINUTES+INCREMENT "
                              "(a clock per player), e.g. 60 or 5+3 (default: no clock)")
+    parser.add_argument("--pvp", action="store_true",
+                        help="two clients share each table (person against person), "
+                             "--clients/2 tables at a time, as boardgame.io's benchmark plays")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -379,14 +476,22 @@ def main() -> None:
         parser.error("--clients is 1 to 2000, --seconds at most 600, --warmup at most 120")
     if args.chat < 0:
         parser.error("--chat is a number of moves (0: no chat)")
-    if not 1 <= args.servers <= 8 or (args.servers > 1 and args.db == "sqlite"):
+    if not 1 <= args.servers <= 8 or (args.servers > 1
+                                      and args.db in ("sqlite", "sqlite-tmpfs")):
         parser.error("--servers is 1 to 8, and more than 1 needs --db postgresql or a URL")
+    if args.pvp and args.clients % 2:
+        parser.error("--pvp needs an even number of --clients (two a table)")
     args.load = os.getloadavg()[0]
     engine_ms = engine_ms_per_move(args.game)
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ct-bench-")))
         if args.db == "sqlite":
             url = f"sqlite:///{folder / 'bench.db'}"
+        elif args.db == "sqlite-tmpfs":
+            # the SQLite file in memory (tmpfs): no disk under the store, every move stored
+            shm = Path(stack.enter_context(tempfile.TemporaryDirectory(
+                prefix="ct-bench-", dir="/dev/shm" if Path("/dev/shm").is_dir() else None)))
+            url = f"sqlite:///{shm / 'bench.db'}"
         elif args.db == "postgresql":
             cluster = pgtemp.TempPostgres(fsync=True).start()
             stack.callback(cluster.stop)

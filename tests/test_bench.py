@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -95,10 +97,26 @@ def replay(out: str) -> None:
 
 
 def server(report: Report) -> None:
-    assert report["clients"] == 3 and report["accepted_moves"] > 0
+    assert report["clients"] in (3, 4) and report["accepted_moves"] > 0
     assert report["lost"] == 0 and report["duplicated"] == 0 and not report["errors"]
     assert report["latency_ms_p99"] >= report["latency_ms_p50"] > 0
     assert report["engine_ms_per_move"] > 0 and report["server_cpu_over_engine"] > 0
+
+
+def server_pvp(report: Report) -> None:
+    server(report)
+    assert report["pvp"] and report["db"] == "sqlite-tmpfs" and report["bot"] is None
+    # both seats are clients: every accepted move was a client's
+    assert report["games_finished"] >= 1, report
+
+
+def server_vs_bgio(report: Report) -> None:
+    rows = {(row["clients"], row["store"]): row for row in report["summary"]}
+    assert set(rows) == {(2, "memory")}
+    for side in ("ours", "theirs"):
+        row = rows[2, "memory"][side]
+        assert row["moves_per_s"] > 0 and row["lost"] == row["errors"] == 0, report
+    assert rows[2, "memory"]["moves_ratio"] > 0
 
 
 def solver(report: Report) -> None:
@@ -128,6 +146,9 @@ def views(report: Report) -> None:
 
 
 SLOW = pytest.mark.slow
+#: boardgame.io's benchmark folder (bench/bgio unless CARDTABLE_BGIO names another) once
+#: ``npm ci`` has installed boardgame.io there: the comparison's tiny run is skipped before
+BGIO = os.environ.get("CARDTABLE_BGIO", str(BENCH / "bgio"))
 #: script: (its tiny arguments, whether it prints JSON lines, the check, marks)
 TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "agreement.py": (["sequence", "--games", "1", "--iterations", "20"], False, agreement, []),
@@ -143,6 +164,8 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "playouts.py": (["threethirteen", "--players", "2", "--seconds", "0.05", "--runs", "2",
                      "--against", str(ROOT / "src")], False, playouts, []),
     "server.py": (["--clients", "3", "--seconds", "4"], False, server, [SLOW]),
+    "server_vs_bgio.py": (["--bgio", BGIO, "--clients", "2", "--seconds", "2", "--warmup", "1",
+                           "--stores", "memory"], False, server_vs_bgio, [SLOW]),
     "solver.py": (["--deals", "3", "--ismcts-moves", "1", "--iterations", "10", "--engine",
                    "python"], False, solver, []),
     "vector.py": (["--sizes", "1", "16", "--seconds", "0.05", "--runs", "1", "--gym-envs", "8"],
@@ -160,6 +183,9 @@ def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
     args, json_lines, check, _ = TINY[script]
     if script == "envs.py":
         pytest.importorskip("pettingzoo")
+    if script == "server_vs_bgio.py" and not (
+            shutil.which("node") and (Path(BGIO) / "node_modules" / "boardgame.io").is_dir()):
+        pytest.skip("boardgame.io is not installed: cd bench/bgio && npm ci (Node.js >= 18)")
     if script == "vector.py":
         pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
     check(run_bench(script, *args, json_lines=json_lines))
@@ -171,6 +197,14 @@ def test_the_vector_bench_runs_for_three_thirteen() -> None:
     report = run_bench("vector.py", *args, "--game", "threethirteen")
     check(report)
     assert report["game"] == "threethirteen"
+
+
+@pytest.mark.slow
+def test_server_bench_two_clients_a_table() -> None:
+    """--pvp: two load clients share each table, person against person, on SQLite in
+    /dev/shm; nothing lost or duplicated (checked against every table's stored log)."""
+    server_pvp(run_bench("server.py", "--pvp", "--clients", "4", "--seconds", "3",
+                         "--warmup", "1", "--db", "sqlite-tmpfs"))
 
 
 @pytest.mark.slow

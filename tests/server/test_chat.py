@@ -189,7 +189,7 @@ def test_limits_and_refusals(sqlite_url: str, tmp_path: Path) -> None:
         assert refused(c, {"type": "chat", "text": "hello?"}) == "chat/off"
         assert refused(t, {"type": "chat", "preset": "hello"}) == "chat/off"
         bad = server.post("/api/tables", {"game": "sequence", "chat": "no"})
-        assert (bad.status_code, bad.json()["error"]["code"]) == (422, "options/bad")
+        assert (bad.status_code, bad.json()["error"]["code"]) == (400, "message/bad")
         for client in (a, s, c, t):
             client.close()
     finally:

@@ -18,10 +18,17 @@ CLOCK_KEYS = {"kind", "seconds", "minutes", "increment", "takeover_timeouts", "b
 
 
 def refused(server: Server, body: dict[str, Any]) -> str:
+    """A clock refused: message/bad (400) for a value of the wrong JSON type (a text for a
+    number, a number for the object), options/bad (422) for one out of its range or kind
+    (docs/server.md: Clocks)."""
     answer = server.post("/api/tables", body)
-    assert answer.status_code == 422, answer.text
     error = answer.json()["error"]
-    assert error["code"] == "options/bad"
+    clock = body["clock"]
+    wrong_type = not isinstance(clock, dict) or any(
+        isinstance(v, str | bool) or (k == "timeouts" and isinstance(v, float))
+        for k, v in clock.items() if k != "kind")
+    assert (answer.status_code, error["code"]) == (
+        (400, "message/bad") if wrong_type else (422, "options/bad")), (body, answer.text)
     message: str = error["message"]
     assert message.startswith("a table request: clock")
     return message

@@ -222,9 +222,10 @@ def test_moving_and_revoking_the_key(server: Server) -> None:
     assert claimed.json()["player"]["id"] == ana and moved_key != ana_key
     again = httpx.post(server.base + "/api/players/claim", json={"code": code}, timeout=30)
     assert again.status_code == 404 and again.json()["error"]["code"] == "player/bad-code"
-    for body in ({}, {"code": ""}, {"code": 5}, {"code": "x" * 40}):
+    for body, code in (({}, "message/bad"), ({"code": 5}, "message/bad"),
+                       ({"code": ""}, "player/bad-code"), ({"code": "x" * 40}, "player/bad-code")):
         answer = httpx.post(server.base + "/api/players/claim", json=body, timeout=30)
-        assert answer.json()["error"]["code"] == "player/bad-code", body
+        assert answer.json()["error"]["code"] == code, body
     # both browsers are the player now, and the moved key opens the seat
     for key in (ana_key, moved_key):
         assert [g["table"] for g in me(server, key).json()["unfinished"]] == [table["id"]]

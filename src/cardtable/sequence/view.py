@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.cards import CARD_NAMES, card_names
 from cardtable.core import Observation, check_seat
-from cardtable.sequence.board import CARD_CELLS_ORDER, CELL_CARD, CORNER, cell_name
+from cardtable.sequence.board import CELL_CARD, CORNER, cell_name
 
 if TYPE_CHECKING:
     from cardtable.sequence.game import SequenceState
@@ -80,7 +80,8 @@ def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
     """The view from ``observation(seat)``."""
     obs = observe(state, seat)
     board = obs.board
-    rows = [[_cell_view(v) for v in board[r * 10:r * 10 + 10]] for r in range(10)]
+    cell = _CELL_VIEW.__getitem__
+    rows = [list(map(cell, board[r:r + 10])) for r in range(0, 100, 10)]
     team_of = state.game.team_of
     return {
         "game": "sequence",
@@ -91,9 +92,10 @@ def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
         "hand_sizes": list(obs.hand_sizes),
         "stock_size": obs.stock_size,
         "board": rows,
-        "chips": {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]},
+        # cell by cell in order (corners hold no chip)
+        "chips": {_CELL_NAMES[c]: v - 1 for c, v in enumerate(board) if v and v != CORNER},
         "discards": [card_names(p) for p in obs.discards],
-        "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in obs.sequences],
+        "sequences": [[t, [_CELL_NAMES[c] for c in cells]] for t, cells in obs.sequences],
         "scores": [obs.sequence_counts[team_of(s)] for s in range(len(obs.hand_sizes))],
         "sequences_needed": obs.sequences_needed,
         "dealer": obs.dealer,
@@ -112,6 +114,12 @@ def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
 def _cell_view(v: int) -> str | int | None:
     """A cell in a view: "XX" for a corner, the team of a chip, None when empty."""
     return "XX" if v == CORNER else v - 1 if v else None
+
+
+#: _cell_view of every byte value, and cell_name of every cell: a view is made for every
+#: seat after every move at a table (the server's hot path)
+_CELL_VIEW: tuple[str | int | None, ...] = tuple(_cell_view(v) for v in range(256))
+_CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(100))
 
 
 def render(state: SequenceState) -> str:

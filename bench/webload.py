@@ -3,7 +3,8 @@
 Against a running ``cardtable serve`` (loopback), in Debian's chromium, each load in a
 fresh browser context (a cold cache): the bytes of every response (``responseBodySize``)
 and ``performance.now()`` when the lobby's pictures, or a seated Sequence table's hand
-and banner, are drawn.
+and banner, are drawn; beside them the same browser's time to a small JSON answer of the
+same server, as the run's baseline.
 
     python bench/webload.py http://127.0.0.1:8765 --loads 5
 """
@@ -36,6 +37,17 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"),
                                     args=["--no-sandbox", "--disable-gpu"])
+        # the baseline, in the same run: a fresh context loading a small JSON answer of the
+        # same server (the browser's and the loopback's own cost)
+        base_times = []
+        for _load in range(args.loads):
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(url + "/api/games")
+            base_times.append(float(page.evaluate("performance.now()")))
+            context.close()
+        base = statistics.median(base_times)
+        print(f"baseline (GET /api/games in a fresh context): {base:.0f} ms median")
         for what in ("lobby", "table"):
             times, sizes = [], []
             for _load in range(args.loads):
@@ -69,7 +81,8 @@ def main() -> None:
                 context.close()
             print(f"{what}: {statistics.median(sizes):.0f} bytes; to interactive "
                   f"{statistics.median(times):.0f} ms median of {args.loads} "
-                  f"({', '.join(f'{t:.0f}' for t in times)})")
+                  f"({', '.join(f'{t:.0f}' for t in times)}); "
+                  f"{statistics.median(times) / base:.1f}x the baseline")
         browser.close()
 
 

@@ -174,11 +174,13 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
                  []),
     # replay.py takes record files and prints no JSON: test_replay_bench below
     "replay.py": ([], False, replay, [SLOW]),
+    # webload.py loads the page of a running server in chromium: tests/web/test_webload.py
+    "webload.py": ([], False, replay, []),
 }
 
 
 @pytest.mark.parametrize("script", [pytest.param(s, marks=TINY[s][3]) for s in TINY
-                                    if s != "replay.py"])
+                                    if s not in ("replay.py", "webload.py")])
 def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
     args, json_lines, check, _ = TINY[script]
     if script == "envs.py":

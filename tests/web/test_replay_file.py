@@ -13,7 +13,7 @@ import pytest
 
 import cardtable
 from cardtable import bots, records
-from cardtable.web import record_replay_json
+from cardtable.web import record_replay_json, record_review_json
 from tests.web.test_browser import Player
 
 
@@ -64,6 +64,17 @@ def test_an_unfinished_or_broken_record_is_refused() -> None:
         record_replay_json(json.dumps(broken).encode())
 
 
+def test_a_record_file_is_reviewed_as_a_table_is() -> None:
+    from cardtable.web.replay import review_json
+
+    record = finished_record("drawbridge", target=1)
+    got = record_review_json(text_of(record))
+    assert got == review_json(record) and got["deals"]
+    assert record_review_json(text_of(finished_record("sequence")))["deals"] == []
+    with pytest.raises(ValueError, match="not a JSON file"):
+        record_review_json(b"\xff not text")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("game", "options"), [
     ("sequence", {}), ("drawbridge", {"target": 1}), ("threethirteen", {})])
@@ -90,6 +101,12 @@ def test_the_page_steps_through_a_picked_record_file(browser: Any, server: str, 
         assert record.result is not None and view["scores"] == record.result["scores"]
     assert p.page.locator("#hands .replay-hand").count() == len(record.seats)
     assert "Dara" in p.page.inner_text("#seats")
+    if game == "drawbridge":
+        # the file's review beside its replay, as a finished table's (POST /api/review;
+        # the solver's first use in the server may compile it: a generous wait)
+        p.page.wait_for_selector("#review .review-deal", timeout=180_000)
+        assert p.page.locator("#review .review-deal").count() == len(
+            record_review_json(text_of(record))["deals"])
     p.close()
 
 

@@ -13,7 +13,8 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
   ``POST /api/replay`` (the body: a record file, ``docs/records.md``):
   :func:`record_replay_json`, the replay of a finished record with the table it was
   played at, or the refusal ``record/bad`` (400) naming what is wrong, ``message/too-large``
-  (413) over ``MAX_RECORD`` bytes;
+  (413) over ``MAX_RECORD`` bytes; ``POST /api/review``, the same file's review against
+  perfect play (:func:`record_review_json`; Draw Bridge deals, none for the other games);
 - ``GET /api/rules/{game}?lang=en|km``: ``{"game", "lang", "markdown"}``, the rule book's
   common terms and the game's section (``RULES.md`` or ``RULES.km.md``);
 - ``GET /api/levels``: ``{"levels": {game: [level, ...]}}``, each game's bot levels,
@@ -33,6 +34,7 @@ needs nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -43,7 +45,7 @@ LANGUAGES = ("en", "km")
 MAX_RECORD = 2 * 1024 * 1024
 
 __all__ = ["LANGUAGES", "MAX_RECORD", "STATIC_DIR", "levels_json", "not_found_page",
-           "record_replay_json", "router"]
+           "record_replay_json", "record_review_json", "router"]
 
 
 def _bool(name: str, text: str) -> bool:
@@ -116,6 +118,23 @@ def record_replay_json(body: bytes) -> dict[str, Any]:
     return out
 
 
+def record_review_json(body: bytes) -> dict[str, Any]:
+    """A record file's review against perfect play (``cardtable.web.replay.review_json``:
+    each Draw Bridge deal's par and each seat's losses; no deals for the other games);
+    RecordError as for :func:`record_replay_json`."""
+    import json
+
+    from cardtable import records
+    from cardtable.web.replay import review_json
+
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise records.RecordError("not a JSON file: a record is the JSON file cardtable "
+                                  "writes") from None
+    return review_json(records.from_json(data))
+
+
 def rules_json(game: str, lang: str = "en") -> dict[str, Any]:
     """The /api/rules answer; OptionsError for an unknown game or language."""
     from cardtable import OptionsError
@@ -161,24 +180,30 @@ def router() -> Any:
         except ValueError as exc:
             return refuse("options/bad", exc)
 
-    async def replay_record(request: Request) -> Any:
-        import asyncio
+    def of_file(answer: Callable[[bytes], dict[str, Any]]) -> Any:
+        """A route reading a record file (at most MAX_RECORD bytes) and answering with
+        ``answer(body)`` in a thread; record/bad for a file it refuses."""
+        async def route(request: Request) -> Any:
+            import asyncio
 
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_RECORD:
-                return JSONResponse({"error": {"code": "message/too-large", "message":
-                                    f"a record file is at most {MAX_RECORD // 1024} KiB"}},
-                                    status_code=413)
-        try:
-            return await asyncio.to_thread(record_replay_json, body)
-        except ValueError as exc:
-            return refuse("record/bad", exc)
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_RECORD:
+                    return JSONResponse({"error": {"code": "message/too-large", "message":
+                                        f"a record file is at most {MAX_RECORD // 1024} KiB"}},
+                                        status_code=413)
+            try:
+                return await asyncio.to_thread(answer, body)
+            except ValueError as exc:
+                return refuse("record/bad", exc)
 
-    # (the annotations are strings here: FastAPI is given the class itself)
-    replay_record.__annotations__["request"] = Request
-    routes.post("/api/replay", response_model=None)(replay_record)
+        # (the annotations are strings here: FastAPI is given the class itself)
+        route.__annotations__["request"] = Request
+        return route
+
+    routes.post("/api/replay", response_model=None)(of_file(record_replay_json))
+    routes.post("/api/review", response_model=None)(of_file(record_review_json))
 
     @routes.get("/api/levels", response_model=None)
     async def bot_levels() -> Any:

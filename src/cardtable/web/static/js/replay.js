@@ -23,11 +23,19 @@ export async function replayOfFile(file) {
     throw new Error(_("The server cannot be reached: {message}", { message: String(err) }));
   }
   const data = await response.json().catch(() => null);
-  if (response.ok && data) return data;
+  if (response.ok && data) return { ...data, file: text };   // the file: for its review
   const error = (data && data.error) || {};
   const why = error.code === "message/too-large" ? _("This file is too large to be a game record.")
     : _("This file cannot be replayed: it is not the record of a finished cardtable game.");
   throw new Error(error.message ? `${why} (${error.message})` : why);
+}
+
+/** A record file's review against perfect play (POST /api/review), or an Error saying why not. */
+async function reviewOfFile(text) {
+  const response = await fetch("/api/review", { method: "POST", headers: { Accept: "application/json" }, body: text });
+  const data = await response.json().catch(() => null);
+  if (response.ok && data) return data;
+  throw new Error(((data && data.error) || {}).message || response.statusText);
 }
 
 /** A place to drop a record file on, or to pick one with: onData(replay) gets its replay. */
@@ -145,17 +153,20 @@ export class ReplayPage {
     this.show(Number.isInteger(at) && at > 0 ? Math.min(at, this.positions.length - 1) : 0);
     document.addEventListener("keydown", this.keys);
     window.cardtable = { replay: this };   // for the browser tests
-    if (this.table.game === "drawbridge" && !this.given) this.loadReview(table);
+    if (this.table.game === "drawbridge") {
+      // a table's review, or a record file's (POST /api/review with the same file)
+      this.loadReview(this.given ? () => reviewOfFile(this.given.file) : () => api("GET", `${table}/review`));
+    }
   }
 
   /** The review of every deal against perfect play (the server's solver), beside the log. */
-  async loadReview(table) {
+  async loadReview(fetchReview) {
     this.reviewBox = h("section", { class: "card-panel replay-review", id: "review" },
       h("h2", {}, _("Review against perfect play")), h("p", { class: "muted" }, _("Working out par…")));
     this.main.querySelector(".replay-side").append(this.reviewBox);
     let got;
     try {
-      got = await api("GET", `${table}/review`);
+      got = await fetchReview();
     } catch (err) {
       this.reviewBox.replaceChildren(h("p", { class: "error" }, err.message));
       return;

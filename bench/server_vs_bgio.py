@@ -168,14 +168,23 @@ def main() -> None:
     parser.add_argument("--bgio", type=Path, default=ROOT / "bench" / "bgio",
                         help="the folder of boardgame.io's benchmark (server.js, load.js; "
                              "default bench/bgio)")
-    parser.add_argument("--clients", type=positive, nargs="+", default=[10, 50, 200])
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--reps", type=positive, default=1)
-    parser.add_argument("--stores", nargs="+", choices=list(STORES), default=list(STORES))
+    parser.add_argument("--clients", type=positive, nargs="+", default=[10, 50, 200],
+                        help="client counts to run, each even (two clients a table; "
+                             "default 10 50 200)")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="the measured window of each run (default 20)")
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds played before the window, not counted (default 3)")
+    parser.add_argument("--reps", type=positive, default=1,
+                        help="interleaved rounds (ours, theirs, ...); medians are printed "
+                             "(default 1)")
+    parser.add_argument("--stores", nargs="+", choices=list(STORES), default=list(STORES),
+                        help="memory: ours on SQLite in /dev/shm against boardgame.io in "
+                             "memory; persist: a SQLite file against FlatFile (default both)")
     parser.add_argument("--persist-db", default="sqlite", choices=["sqlite", "postgresql"],
                         help="our store for the persist runs (default sqlite)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true",
+                        help="also print every run and the summary as one JSON line")
     args = parser.parse_args()
     if any(n % 2 or n > 2000 for n in args.clients):
         parser.error("--clients are even numbers (two a table), at most 2000")

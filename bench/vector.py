@@ -153,14 +153,17 @@ def run(players: int, sizes: list[int], seconds: float, runs: int,
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game", choices=GAMES, default="sequence")
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--game", choices=GAMES, default="sequence",
+                        help="the game (default sequence)")
     parser.add_argument("--players", type=int, default=2, help="Sequence's players")
-    parser.add_argument("--sizes", type=positive, nargs="+", default=SIZES)
+    parser.add_argument("--sizes", type=positive, nargs="+", default=SIZES,
+                        help="batch sizes, games stepped per call (default 1 to 16,384)")
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--runs", type=positive, default=3, help="median of this many")
-    parser.add_argument("--gym-envs", type=positive, default=4096)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--gym-envs", type=positive, default=4096,
+                        help="games in the Gymnasium vector env's run (default 4096)")
+    parser.add_argument("--json", action="store_true", help="also print the report as JSON")
     args = parser.parse_args(argv)
     try:
         report = run(args.players, args.sizes, args.seconds, args.runs, args.gym_envs,

@@ -15,6 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.server.conftest import Client, Server
+from tests.server.test_players import me, new_player, take
 
 PERSON = {"kind": "person"}
 RANDOM = {"kind": "bot", "bot": "random"}
@@ -285,7 +286,9 @@ def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None
     watched = server.create("sequence", [PERSON, PERSON])["id"]
     playing = server.create("sequence", [PERSON, PERSON])["id"]
     bots = server.create("sequence", [RANDOM, RANDOM])["id"]
-    tokens = [server.take(playing, 0, "Ann"), server.take(playing, 1, "Ben")]
+    # Ann takes her seat with a player key: the adjourned table stays in her list
+    _ann_id, ann_key = new_player(server, "Ann")
+    tokens = [take(server, playing, 0, ann_key, "Ann"), server.take(playing, 1, "Ben")]
     watcher = Client(server, watched)
     watcher.until("welcome")
     ann, ben = Client(server, playing, tokens[0]), Client(server, playing, tokens[1])
@@ -312,6 +315,8 @@ def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None
     ben.close()
     eventually(lambda: status_of(server, playing) == "adjourned")
     assert playing not in lobby_ids(server)
+    mine = me(server, ann_key).json()["unfinished"]
+    assert [(g["table"], g["status"]) for g in mine] == [(playing, "adjourned")]
     # a spectator may look; it stays adjourned
     spectator = Client(server, playing)
     assert spectator.until("welcome")["table"]["status"] == "adjourned"

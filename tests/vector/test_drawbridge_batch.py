@@ -22,7 +22,7 @@ from cardtable.drawbridge.game import BID, DOUBLE, PASS  # noqa: E402
 from cardtable.envs.encoders import encoder_for  # noqa: E402
 from cardtable.vector import SelfPlay, VectorDrawBridge  # noqa: E402
 from cardtable.vector.drawbridge import M_CURRENT, M_DEAL, M_MOVES, M_PHASE  # noqa: E402
-from cardtable.vector.drawbridge_gym import DrawBridgeVectorEnv  # noqa: E402
+from cardtable.vector.gym import DrawBridgeVectorEnv  # noqa: E402
 
 
 def copy(batch: Any) -> list[Any]:

@@ -31,7 +31,7 @@ GYM_IDS = {d.name: f"cardtable/{d.title.replace(' ', '')}-v0" for d in cardtable
 #: the batched engines' Gymnasium VectorEnv of each game that has one (cardtable.vector, the
 #: vector extra): ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``
 VECTOR_ENTRY_POINTS = {"sequence": "cardtable.vector.gym:SequenceVectorEnv",
-                       "drawbridge": "cardtable.vector.drawbridge_gym:DrawBridgeVectorEnv",
+                       "drawbridge": "cardtable.vector.gym:DrawBridgeVectorEnv",
                        "threethirteen": "cardtable.vector.gym:ThreeThirteenVectorEnv"}
 
 

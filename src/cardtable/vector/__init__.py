@@ -10,9 +10,9 @@ imports this package.
   kernel too (``cardtable.vector.threethirteen``, ``threethirteen_melds``).
 - ``SelfPlay``: pgx's shape, every seat's action from the caller.
 - ``cardtable.vector.gym.SequenceVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
-  the vector entry point of ``cardtable/Sequence-v0``; ``cardtable.vector.drawbridge_gym.
-  DrawBridgeVectorEnv`` that of ``cardtable/DrawBridge-v0``; ``cardtable.vector.gym.
-  ThreeThirteenVectorEnv`` that of ``cardtable/ThreeThirteen-v0``.
+  the vector entry point of ``cardtable/Sequence-v0``; ``ThreeThirteenVectorEnv`` and
+  ``DrawBridgeVectorEnv`` (the same module) those of ``cardtable/ThreeThirteen-v0`` and
+  ``cardtable/DrawBridge-v0``.
 """
 
 from __future__ import annotations

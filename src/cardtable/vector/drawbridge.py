@@ -111,6 +111,11 @@ class DrawBridgeBatch(NamedTuple):
         """(N,) 1 where the match has ended (only without autoreset)."""
         return self.meta[:, M_OVER]
 
+    @property
+    def moves(self) -> np.ndarray:
+        """(N,) the moves of the match in play so far (a view; ``max_moves`` counts them)."""
+        return self.meta[:, M_MOVES]
+
 
 class DrawBridgeResults(NamedTuple):
     """What one ``step`` reports per row, for the match that was in the row before it."""

@@ -30,7 +30,8 @@ from gymnasium.vector.utils import batch_space
 
 from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.vector.sequence import M_CURRENT, M_MOVES, M_OVER, Results, VectorSequence
+from cardtable.vector.drawbridge import VectorDrawBridge
+from cardtable.vector.sequence import Results, VectorSequence
 from cardtable.vector.threethirteen import VectorThreeThirteen
 
 #: a batched policy: observations (k, 523) and legal masks (k, 529) -> k action ids
@@ -147,12 +148,11 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
             return
         policy = self.opponents
         assert callable(policy)
-        meta = batch.meta
         cut = engine.max_moves
         while True:
-            todo = rows & (meta[:, M_CURRENT] != self.seat) & (meta[:, M_OVER] == 0)
+            todo = rows & (batch.current_player != self.seat) & (batch.over == 0)
             if cut:
-                todo &= meta[:, M_MOVES] < cut
+                todo &= batch.moves < cut
             idx = np.flatnonzero(todo)
             if not idx.size:
                 break
@@ -172,7 +172,7 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
             self._mask = np.empty((n, self.engine.num_actions), np.int8)
         self.engine.observe(self.batch, seats=self.seat, out=self._obs)
         self.engine.legal_mask(self.batch, out=self._mask)
-        self._mask[self.batch.meta[:, M_CURRENT] != self.seat] = 0
+        self._mask[self.batch.current_player != self.seat] = 0
         return self._obs
 
 
@@ -190,9 +190,24 @@ class ThreeThirteenVectorEnv(SequenceVectorEnv):
     engine_class = VectorThreeThirteen
 
 
-#: the vector environment of each game that has a batched engine
+class DrawBridgeVectorEnv(SequenceVectorEnv):
+    """``num_envs`` matches of Draw Bridge; the learner plays ``seat`` (0 or 1) in each (the
+    vector entry point of ``cardtable/DrawBridge-v0``).
+
+    As ``SequenceVectorEnv``: observations (551), masks (90), ``opponents``, ``max_moves``,
+    ``illegal_reward``, ``copy``; the other keywords are the game's options (``target``,
+    ``show_stock_top``, ``follow_suit_in_draw``, ``draw_trick_winner``, ``undertricks``).
+    A row is a whole match: the reward is +1 for its winner at its end, -1 for the loser.
+    """
+
+    game_name = "drawbridge"
+    engine_class = VectorDrawBridge
+
+
+#: the vector environment of each game (each has a batched engine)
 VECTOR_ENVS: dict[str, type[SequenceVectorEnv]] = {"sequence": SequenceVectorEnv,
-                                                   "threethirteen": ThreeThirteenVectorEnv}
+                                                   "threethirteen": ThreeThirteenVectorEnv,
+                                                   "drawbridge": DrawBridgeVectorEnv}
 
 
 def _merge(into: Results, more: Any) -> None:
@@ -201,6 +216,6 @@ def _merge(into: Results, more: Any) -> None:
     into.rewards[ended] = more.rewards[ended]
     into.terminated[:] |= more.terminated
     into.truncated[:] |= more.truncated
-    for name in ("winner", "turns", "moves"):
+    for name in into._fields[3:]:        # what each game reports of an ended game
         getattr(into, name)[ended] = getattr(more, name)[ended]
 

@@ -144,6 +144,11 @@ class SequenceBatch(NamedTuple):
         """(N,) 1 where the game has ended (only without autoreset)."""
         return self.meta[:, M_OVER]
 
+    @property
+    def moves(self) -> np.ndarray:
+        """(N,) the moves of the game in play so far (a view; ``max_moves`` counts them)."""
+        return self.meta[:, M_MOVES]
+
 
 class Results(NamedTuple):
     """What one ``step`` reports per row, for the game that was in the row before it."""

@@ -30,6 +30,7 @@ from cardtable import CardtableError, PositionError, records
 from cardtable.cards import CARD_NAMES
 from cardtable.cli import main
 from cardtable.drawbridge import solver
+from cardtable.web import record_of_file
 from cardtable.web.replay import replay_json, review_json
 from tests.test_loading import play_to, put
 
@@ -528,6 +529,10 @@ ROWS: list[Row] = [
     Row("review: a game not over", lambda _: review_json(
         records.record_of(cardtable.new_game("drawbridge").deal(seed=1))),
         "only a finished game is reviewed: its hands are then open", records.RecordError),
+    Row("a record file: a PBN export", lambda _: record_of_file(b'[Event "?"]\n[Deal "N:"]'),
+        "this is a PBN export, which cannot be replayed", records.RecordError),
+    Row("a record file: not JSON", lambda _: record_of_file(b"\xff\xfe not text"),
+        "not a JSON file: a record is the JSON file cardtable writes", records.RecordError),
     Row("solver: a trick table of short hands", lambda _: solver.trick_table((0b1, 0b10)),
         "a trick table is of two 13-card hands"),
     Row("solver: par before the auction", lambda _: solver.auction_of(

@@ -106,7 +106,10 @@ def test_a_whole_draw_bridge_match_animated_or_not_and_the_auction_kept(
     # (moves faster than their animations queue, the oldest dropped: not every trick shows)
     swept = animated.page.evaluate("window.__swept")
     assert "draw" in swept and "play" in swept, swept
-    assert "auction" in swept, swept   # the draw's last trick, the auction already up
+    if not animated.page.evaluate("window.cardtable.table.motion.dropped"):
+        # the draw's last trick, the auction already up (when no move came so fast that
+        # its animation was dropped, as a loaded machine may make the bot's calls come)
+        assert "auction" in swept, swept
     assert swept[-1] in ("over", "draw"), swept   # the play's last: the end, or a new deal
     for p in (a, animated, reduced):
         p.close()

@@ -37,7 +37,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardtable import records
 
 STATIC_DIR = Path(str(resources.files("cardtable"))) / "web" / "static"
 LANGUAGES = ("en", "km")
@@ -45,7 +48,7 @@ LANGUAGES = ("en", "km")
 MAX_RECORD = 2 * 1024 * 1024
 
 __all__ = ["LANGUAGES", "MAX_RECORD", "STATIC_DIR", "levels_json", "not_found_page",
-           "record_replay_json", "record_review_json", "router"]
+           "record_of_file", "record_replay_json", "record_review_json", "router"]
 
 
 def _bool(name: str, text: str) -> bool:
@@ -86,15 +89,12 @@ def levels_json() -> dict[str, Any]:
                        for d in cardtable.declarations()}}
 
 
-def record_replay_json(body: bytes) -> dict[str, Any]:
-    """A record file's replay: ``replay_json`` of it, plus ``"table"``, what the page reads
-    of a table (game, seats as the server's table summary names them, ``game_info``).
-    RecordError (a ValueError) naming what is wrong: not UTF-8 JSON, not a cardtable
-    record (a PBN export, say), a record that does not replay, a game not finished."""
+def record_of_file(body: bytes) -> records.Record:
+    """The record in a file's bytes; RecordError (a ValueError) when they are not UTF-8
+    JSON (saying so of a PBN export) or not a cardtable record."""
     import json
 
     from cardtable import records
-    from cardtable.web.replay import replay_json
 
     try:
         data = json.loads(body.decode("utf-8"))
@@ -105,7 +105,18 @@ def record_replay_json(body: bytes) -> dict[str, Any]:
                                       "game's JSON record") from None
         raise records.RecordError("not a JSON file: a record is the JSON file cardtable "
                                   "writes") from None
-    record = records.from_json(data)
+    return records.from_json(data)
+
+
+def record_replay_json(body: bytes) -> dict[str, Any]:
+    """A record file's replay: ``replay_json`` of it, plus ``"table"``, what the page reads
+    of a table (game, seats as the server's table summary names them, ``game_info``).
+    RecordError (a ValueError) naming what is wrong: not UTF-8 JSON, not a cardtable
+    record (a PBN export, say), a record that does not replay, a game not finished."""
+    from cardtable import records
+    from cardtable.web.replay import replay_json
+
+    record = record_of_file(body)
     out = replay_json(record)   # replays it: RecordError when a move is not legal
     game = records.replay(record).game
     out["table"] = {
@@ -122,17 +133,9 @@ def record_review_json(body: bytes) -> dict[str, Any]:
     """A record file's review against perfect play (``cardtable.web.replay.review_json``:
     each Draw Bridge deal's par and each seat's losses; no deals for the other games);
     RecordError as for :func:`record_replay_json`."""
-    import json
-
-    from cardtable import records
     from cardtable.web.replay import review_json
 
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise records.RecordError("not a JSON file: a record is the JSON file cardtable "
-                                  "writes") from None
-    return review_json(records.from_json(data))
+    return review_json(record_of_file(body))
 
 
 def rules_json(game: str, lang: str = "en") -> dict[str, Any]:

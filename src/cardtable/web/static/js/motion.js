@@ -17,6 +17,7 @@ export class Motion {
     this.chain = Promise.resolve();
     this.waiting = [];
     this.played = 0;     // animations started (the browser tests read it)
+    this.dropped = 0;    // moves whose animations were dropped, moves coming too fast
     this.running = 0;
   }
 
@@ -24,7 +25,10 @@ export class Motion {
   add(step) {
     if (!motionOn()) return;
     this.waiting.push(step);
-    while (this.waiting.length > MOST_WAITING) this.waiting.shift();
+    while (this.waiting.length > MOST_WAITING) {
+      this.waiting.shift();
+      this.dropped += 1;
+    }
     this.chain = this.chain.then(() => this.next());
   }
 

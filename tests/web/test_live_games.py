@@ -24,6 +24,16 @@ GAME_AREA = """() => { const g = document.querySelector('#game').cloneNode(true)
   return g.innerHTML; }"""
 
 
+# the phase, the deal and the auction's box, read in one go
+AUCTION_NOW = """() => { const v = window.cardtable.table.view;
+  const q = (s) => document.querySelectorAll(s).length;
+  const h = document.querySelector('#auction.closed h3');
+  return { phase: v.phase, deal: v.deal_number,
+    tricks: (v.tricks_won || []).reduce((x, y) => x + y, 0),
+    closed: q('#auction.closed'), ok: q('#auction-ok'), folded: q('details#auction.folded'),
+    open: q('details#auction.folded[open]'), title: h ? h.textContent : '' }; }"""
+
+
 def played(p: Player) -> int:
     return int(p.page.evaluate("window.cardtable.table.motion.played"))
 
@@ -71,33 +81,37 @@ def test_a_whole_draw_bridge_match_animated_or_not_and_the_auction_kept(
     a = Player(browser, server)
     table = a.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
     animated, reduced = watchers(browser, server, table)
-    kept = dismissed = False
+    kept = False
+    dismissed: set[int] = set()   # the deals whose closed auction the player dismissed
     end = time.monotonic() + 400
     while not a.over:
         assert time.monotonic() < end, "the match did not end in time"
-        phase = a.page.evaluate("window.cardtable.table.view.phase")
-        if phase == "play" and not dismissed:
+        # read at once: a bot's answer may start the next deal between two reads
+        now = a.page.evaluate(AUCTION_NOW)
+        if now["phase"] == "play" and now["deal"] not in dismissed:
             # the closed auction stays in full, through the play's moves, until dismissed
-            box = a.page.locator("#auction.closed")
-            assert box.count() == 1 and a.page.locator("#auction-ok").count() == 1
-            assert "closed" in box.locator("h3").inner_text()
-            tricks = sum(a.page.evaluate("window.cardtable.table.view.tricks_won"))
-            if tricks >= 1:
+            # (a match of several deals shows each deal's auction until it is dismissed)
+            assert now["closed"] == 1 and now["ok"] == 1, now
+            assert "closed" in now["title"], now
+            if now["tricks"] >= 1 and not kept:
                 kept = True
                 assert animated.page.locator("#auction.closed").count() == 1   # a spectator too
                 a.page.locator("#auction").scroll_into_view_if_needed()
                 a.page.screenshot(path=str(shots / "drawbridge-auction-closed.png"))
+            if now["tricks"] >= 1:
                 a.page.click("#auction-ok")
-                assert a.page.locator("#auction.closed").count() == 0
-                assert a.page.locator("details#auction.folded").count() == 1
-                assert a.page.locator("details#auction.folded[open]").count() == 0
-                dismissed = True
+                after = a.page.evaluate(AUCTION_NOW)
+                if after["deal"] == now["deal"] and after["phase"] == "play":
+                    assert after["closed"] == 0 and after["folded"] == 1, after
+                    assert after["open"] == 0, after
+                dismissed.add(now["deal"])
         if a.my_turn:
             calls = a.page.locator("#auction .calls li strong").all_inner_texts()
             drawbridge_move(a, bid=all(c == "Pass" for c in calls))
-            if dismissed and not a.over:
+            after = a.page.evaluate(AUCTION_NOW)
+            if after["phase"] == "play" and after["deal"] in dismissed:
                 # dismissed: it stays folded through the deal's moves
-                assert a.page.locator("#auction.closed").count() == 0
+                assert after["closed"] == 0, after
         else:
             time.sleep(0.05)
     assert kept and dismissed

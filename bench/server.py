@@ -234,41 +234,47 @@ async def play_seat(seat: Seat, rng: random.Random, args: argparse.Namespace, ta
     --chat, a chat line after every N-th move (sent and counted, its latency not timed:
     the other client reads it among the moves)."""
     url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?token={seat.token}"
-    async with connect(url, max_size=2**22) as ws:
-        pending: tuple[int, str, float] | None = None
-        mine = 0
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), remaining))
-            except TimeoutError:
-                return False
-            kind = message["type"]
-            if kind == "over":
-                return True
-            if kind == "error":
-                tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
-                pending = None
-            if kind == "event" and pending is not None and message["version"] == pending[0]:
-                tally.latencies.append((pending[2], time.perf_counter() - pending[2]))
-                seat.acked.append((pending[0], pending[1]))
-                pending = None
-            view = message.get("view")
-            if (pending is None and view and view.get("legal")
-                    and view["version"] == message.get("version", view["version"])):
-                move = rng.choice(view["legal"])
-                if args.think > 0:
-                    await asyncio.sleep(rng.expovariate(1 / args.think))
-                pending = (view["version"] + 1, move, time.perf_counter())
-                seat.sent.append((view["version"] + 1, move))
-                await ws.send(json.dumps({"type": "move", "move": move,
-                                          "version": view["version"]}))
-                mine += 1
-                if args.chat and mine % args.chat == 0:
-                    tally.chat_sent += 1
-                    await ws.send(json.dumps({"type": "chat", "text": f"move {mine}"}))
+    try:
+        # one timer for the whole game, not one a message (the load generator shares
+        # the machine with the server: its own work is kept small)
+        async with asyncio.timeout(deadline - time.monotonic()):
+            async with connect(url, max_size=2**22) as ws:
+                return await play_game(ws, seat, rng, args, tally)
+    except TimeoutError:
+        return False
+
+
+async def play_game(ws: Any, seat: Seat, rng: random.Random, args: argparse.Namespace,
+                    tally: Tally) -> bool:
+    """play_seat's game on its open connection: True when it is over."""
+    pending: tuple[int, str, float] | None = None
+    mine = 0
+    while True:
+        message = json.loads(await ws.recv())
+        kind = message["type"]
+        if kind == "over":
+            return True
+        if kind == "error":
+            tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
+            pending = None
+        if kind == "event" and pending is not None and message["version"] == pending[0]:
+            tally.latencies.append((pending[2], time.perf_counter() - pending[2]))
+            seat.acked.append((pending[0], pending[1]))
+            pending = None
+        view = message.get("view")
+        if (pending is None and view and view.get("legal")
+                and view["version"] == message.get("version", view["version"])):
+            move = rng.choice(view["legal"])
+            if args.think > 0:
+                await asyncio.sleep(rng.expovariate(1 / args.think))
+            pending = (view["version"] + 1, move, time.perf_counter())
+            seat.sent.append((view["version"] + 1, move))
+            await ws.send(json.dumps({"type": "move", "move": move,
+                                      "version": view["version"]}))
+            mine += 1
+            if args.chat and mine % args.chat == 0:
+                tally.chat_sent += 1
+                await ws.send(json.dumps({"type": "chat", "text": f"move {mine}"}))
 
 
 async def pvp_slot(number: int, args: argparse.Namespace, tally: Tally, deadline: float,

@@ -127,6 +127,42 @@ async def new_seat(http: httpx.AsyncClient, game: str, bot: str,
     return Seat(table, 0, taken["token"], int(http.base_url.port or 0))
 
 
+#: a move sent and not yet told back: (the version it makes, its notation, when it was sent)
+Pending = tuple[int, str, float]
+
+
+def answered(message: dict[str, Any], pending: Pending | None, seat: Seat,
+             tally: Tally) -> Pending | None:
+    """The move still waiting after ``message``: None once its event came (its latency
+    kept) or it was refused (the code counted)."""
+    if message["type"] == "error":
+        tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
+        return None
+    if message["type"] == "event" and pending is not None and message["version"] == pending[0]:
+        tally.latencies.append((pending[2], time.perf_counter() - pending[2]))
+        seat.acked.append((pending[0], pending[1]))
+        return None
+    return pending
+
+
+def to_move(message: dict[str, Any], pending: Pending | None,
+            rng: random.Random) -> tuple[int, str] | None:
+    """(the view's version, a random legal move) when ``message`` puts this seat to act
+    and no move of its own is waiting."""
+    view = message.get("view")
+    if (pending is None and view and view.get("legal")
+            and view["version"] == message.get("version", view["version"])):
+        return view["version"], rng.choice(view["legal"])
+    return None
+
+
+async def send_move(ws: Any, seat: Seat, version: int, move: str) -> Pending:
+    seat.sent.append((version + 1, move))
+    sent = (version + 1, move, time.perf_counter())
+    await ws.send(json.dumps({"type": "move", "move": move, "version": version}))
+    return sent
+
+
 async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: float,
                  http: httpx.AsyncClient) -> None:
     port = int(http.base_url.port or 0)
@@ -138,7 +174,7 @@ async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: 
         tally.seats.append(seat)
         url = f"ws://127.0.0.1:{port}/ws/tables/{seat.table}?token={seat.token}"
         async with connect(url, max_size=2**22) as ws:
-            pending: tuple[int, str, float] | None = None
+            pending: Pending | None = None
             said: list[float] = []      # when each chat line not yet back was sent
             backlog: list[dict[str, Any]] = []  # what came during a pause (--chat)
             mine = 0
@@ -183,25 +219,14 @@ async def client(number: int, args: argparse.Namespace, tally: Tally, deadline: 
                     break
                 if heard(message):
                     continue
-                if kind == "error":
-                    tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
-                    pending = None
-                if (kind == "event" and pending is not None
-                        and message["version"] == pending[0]):
-                    tally.latencies.append((pending[2], time.perf_counter() - pending[2]))
-                    seat.acked.append((pending[0], pending[1]))
-                    pending = None
-                view = message.get("view")
-                if (pending is None and view and view.get("legal")
-                        and view["version"] == message.get("version", view["version"])):
-                    move = rng.choice(view["legal"])
+                pending = answered(message, pending, seat, tally)
+                chosen = to_move(message, pending, rng)
+                if chosen is not None:
+                    version, move = chosen
                     if args.think > 0:
                         # a person's pause before the move (exponential, --think on average)
                         await pause(rng.expovariate(1 / args.think))
-                    pending = (view["version"] + 1, move, time.perf_counter())
-                    seat.sent.append((view["version"] + 1, move))
-                    await ws.send(json.dumps({"type": "move", "move": move,
-                                              "version": view["version"]}))
+                    pending = await send_move(ws, seat, version, move)
                     mine += 1
                     if args.chat and mine % args.chat == 0:
                         line = ({"type": "chat", "text": f"move {mine}, <b>{move}</b>"}
@@ -247,30 +272,19 @@ async def play_seat(seat: Seat, rng: random.Random, args: argparse.Namespace, ta
 async def play_game(ws: Any, seat: Seat, rng: random.Random, args: argparse.Namespace,
                     tally: Tally) -> bool:
     """play_seat's game on its open connection: True when it is over."""
-    pending: tuple[int, str, float] | None = None
+    pending: Pending | None = None
     mine = 0
     while True:
         message = json.loads(await ws.recv())
-        kind = message["type"]
-        if kind == "over":
+        if message["type"] == "over":
             return True
-        if kind == "error":
-            tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
-            pending = None
-        if kind == "event" and pending is not None and message["version"] == pending[0]:
-            tally.latencies.append((pending[2], time.perf_counter() - pending[2]))
-            seat.acked.append((pending[0], pending[1]))
-            pending = None
-        view = message.get("view")
-        if (pending is None and view and view.get("legal")
-                and view["version"] == message.get("version", view["version"])):
-            move = rng.choice(view["legal"])
+        pending = answered(message, pending, seat, tally)
+        chosen = to_move(message, pending, rng)
+        if chosen is not None:
+            version, move = chosen
             if args.think > 0:
                 await asyncio.sleep(rng.expovariate(1 / args.think))
-            pending = (view["version"] + 1, move, time.perf_counter())
-            seat.sent.append((view["version"] + 1, move))
-            await ws.send(json.dumps({"type": "move", "move": move,
-                                      "version": view["version"]}))
+            pending = await send_move(ws, seat, version, move)
             mine += 1
             if args.chat and mine % args.chat == 0:
                 tally.chat_sent += 1

@@ -58,6 +58,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 import cardtable
 from cardtable.server import steady_gc
@@ -307,6 +308,25 @@ async def pvp_slot(number: int, args: argparse.Namespace, tally: Tally, deadline
         tally.games += 1
 
 
+async def read_log(seat: Seat, tries: int = 3) -> list[dict[str, Any]]:
+    """Every event of a seat's table, read back from the server (a connection lost on the
+    way is tried again, ``tries`` times in all)."""
+    url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?since=0"
+    for attempt in range(tries):
+        try:
+            async with connect(url, max_size=2**24) as ws:
+                welcome = json.loads(await ws.recv())
+                return [json.loads(await ws.recv()) for _ in range(welcome["version"])]
+        except ConnectionClosed as exc:
+            if attempt == tries - 1:
+                sys.exit(f"table {seat.table}'s log could not be read back ({tries} tries): "
+                         f"{exc}")
+            print(f"warning: reading table {seat.table}'s log back: {exc}; trying again",
+                  file=sys.stderr)
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
+
+
 async def check_log(seats: list[Seat]) -> tuple[int, int]:
     """(lost, duplicated) moves against each table's stored log, read back in full."""
     lost = duplicated = 0
@@ -314,11 +334,7 @@ async def check_log(seats: list[Seat]) -> tuple[int, int]:
     for seat in seats:
         log = logs.get((seat.port, seat.table))
         if log is None:
-            url = f"ws://127.0.0.1:{seat.port}/ws/tables/{seat.table}?since=0"
-            async with connect(url, max_size=2**24) as ws:
-                welcome = json.loads(await ws.recv())
-                log = [json.loads(await ws.recv()) for _ in range(welcome["version"])]
-            logs[seat.port, seat.table] = log
+            log = logs[seat.port, seat.table] = await read_log(seat)
         stored = {(e["version"], e["move"]) for e in log if e["seat"] == seat.seat}
         lost += sum(1 for move in seat.acked if move not in stored)
         mine = [e for e in log if e["seat"] == seat.seat]

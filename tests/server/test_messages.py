@@ -7,6 +7,7 @@ schema by their Client.)"""
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import cardtable
 from cardtable.server import messages
 from cardtable.server.refusals import CODES, Refusal
+from cardtable.table import Seat, Table
 from tests.server.conftest import SERVER_MESSAGES, Client, Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -190,3 +193,25 @@ def test_the_api_and_the_schema_are_served(sqlite_url: str, tmp_path: Path) -> N
         client.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("game", ["sequence", "drawbridge", "threethirteen"])
+def test_an_event_written_straight_is_the_event_model(game: str) -> None:
+    """messages.event_text (the server's hot path) writes what messages.Event would, for
+    every seat and a spectator after every move of a random game."""
+    rng = random.Random(5)
+    table = Table.new(cardtable.new_game(game), [Seat("person", "A"), Seat("person", "B")],
+                      seed=11)
+    for _ in range(120):
+        if table.state.is_terminal:
+            break
+        seat = table.state.current_player
+        table.play(seat, rng.choice(table.view(seat)["legal"]))
+        for who in (0, 1, None):
+            for event in table.events_since(max(0, table.version - 2), who):
+                view = table.view(who)
+                text = messages.event_text(event, view)
+                model = messages.Event(**event, view=view)
+                assert json.loads(text) == model.data()
+                assert messages.Event.model_validate_json(text) == model
+                SERVER_MESSAGES.validate(json.loads(messages.event_text(event)))

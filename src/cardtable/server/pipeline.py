@@ -20,7 +20,7 @@ from cardtable import records
 from cardtable.core import IllegalActionError, InvalidActionError, NotYourTurnError
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
-from cardtable.server.messages import Event, Over
+from cardtable.server.messages import Over, event_text
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room, Rooms, room_from_row
 from cardtable.store import Store
@@ -33,9 +33,9 @@ def events(table: Table, since: int, seat: int | None) -> list[str]:
     """The event messages of every move after ``since`` for ``seat``, the last with the
     seat's view, as text."""
     found = table.events_since(since, seat)
-    out = [Event(**event).text() for event in found[:-1]]
+    out = [event_text(event) for event in found[:-1]]
     if found:
-        out.append(Event(**found[-1], view=table.view(seat)).text())
+        out.append(event_text(found[-1], table.view(seat)))
     return out
 
 

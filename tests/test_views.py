@@ -151,3 +151,21 @@ def test_drawbridge_public_facts_for_search() -> None:
     assert bid is not None and (str(bid), bid.declarer) == ("1HX", 0)
     state.apply("pass")
     assert state.phase == "play" and state.last_bid == bid
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_sequence_board_and_chips_are_the_observation_cell_by_cell(players: int) -> None:
+    """The view's board and chips (made from rows kept between views) say, for every cell,
+    what the observation's board holds: "XX" for a corner, the team of a chip, None."""
+    from cardtable.sequence.board import CORNER, cell_name
+
+    game = cardtable.new_game("sequence", players=players)
+    for state in playout(game, 7, 400):
+        board = state.observation(0).board
+        view = state.view(None, history=False)
+        cells = [v for row in view["board"] for v in row]
+        assert cells == ["XX" if v == CORNER else v - 1 if v else None for v in board]
+        assert list(view["chips"].items()) == [
+            (cell_name(c), v - 1) for c, v in enumerate(board) if v and v != CORNER]
+        view["board"][0][0] = "changed"       # a view's lists are its own
+        assert state.view(None, history=False)["board"][0][0] == "XX"

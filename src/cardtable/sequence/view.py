@@ -5,6 +5,7 @@ Everything but the hands and the deck is public in Sequence (RULES 2.3, 2.4).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -80,8 +81,12 @@ def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
     """The view from ``observation(seat)``."""
     obs = observe(state, seat)
     board = obs.board
-    cell = _CELL_VIEW.__getitem__
-    rows = [list(map(cell, board[r:r + 10])) for r in range(0, 100, 10)]
+    rows = []
+    chips: dict[str, int] = {}   # cell by cell in order (corners hold no chip)
+    for r in range(10):
+        cells, chipped = _row(r, board[r * 10:r * 10 + 10])
+        rows.append(list(cells))
+        chips.update(chipped)
     team_of = state.game.team_of
     return {
         "game": "sequence",
@@ -92,8 +97,7 @@ def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
         "hand_sizes": list(obs.hand_sizes),
         "stock_size": obs.stock_size,
         "board": rows,
-        # cell by cell in order (corners hold no chip)
-        "chips": {_CELL_NAMES[c]: v - 1 for c, v in enumerate(board) if v and v != CORNER},
+        "chips": chips,
         "discards": [card_names(p) for p in obs.discards],
         "sequences": [[t, [_CELL_NAMES[c] for c in cells]] for t, cells in obs.sequences],
         "scores": [obs.sequence_counts[team_of(s)] for s in range(len(obs.hand_sizes))],
@@ -120,6 +124,16 @@ def _cell_view(v: int) -> str | int | None:
 #: seat after every move at a table (the server's hot path)
 _CELL_VIEW: tuple[str | int | None, ...] = tuple(_cell_view(v) for v in range(256))
 _CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(100))
+
+
+@functools.lru_cache(maxsize=8192)
+def _row(r: int, cells: bytes) -> tuple[tuple[str | int | None, ...], tuple[tuple[str, int], ...]]:
+    """Row ``r`` (0-9) of the board, its ten bytes ``cells``: the row as a view writes it,
+    and its chips as (cell name, team). Rows repeat from move to move and seat to seat:
+    kept, the view is made in half the time."""
+    return (tuple(_CELL_VIEW[v] for v in cells),
+            tuple((_CELL_NAMES[r * 10 + i], v - 1) for i, v in enumerate(cells)
+                  if v and v != CORNER))
 
 
 def render(state: SequenceState) -> str:

@@ -161,7 +161,9 @@ def test_sequence_board_and_chips_are_the_observation_cell_by_cell(players: int)
 
     game = cardtable.new_game("sequence", players=players)
     for state in playout(game, 7, 400):
-        board = state.observation(0).board
+        obs = state.observation(0)
+        assert isinstance(obs, SequenceObservation)
+        board = obs.board
         view = state.view(None, history=False)
         cells = [v for row in view["board"] for v in row]
         assert cells == ["XX" if v == CORNER else v - 1 if v else None for v in board]

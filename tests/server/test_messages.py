@@ -206,6 +206,7 @@ def test_an_event_written_straight_is_the_event_model(game: str) -> None:
         if table.state.is_terminal:
             break
         seat = table.state.current_player
+        assert seat is not None
         table.play(seat, rng.choice(table.view(seat)["legal"]))
         for who in (0, 1, None):
             for event in table.events_since(max(0, table.version - 2), who):

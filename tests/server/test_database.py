@@ -9,7 +9,6 @@ import threading
 import time
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 
 from cardtable.server.database import Database
@@ -67,7 +66,7 @@ def test_calls_queued_together_commit_together_and_one_that_fails_fails_alone(
 
 
 def test_sqlite_commits_on_the_loop_and_copies_its_log_on_a_thread(sqlite_url: str) -> None:
-    db, commits = scratch(sqlite_url)
+    db, _ = scratch(sqlite_url)
     threads: set[int] = set()
 
     def where(conn: Any) -> None:
@@ -106,9 +105,8 @@ def test_sqlite_commits_on_the_loop_and_copies_its_log_on_a_thread(sqlite_url: s
     db.close()
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
-def test_a_call_after_stop_still_commits(db_url: str) -> None:
-    db, _ = scratch(db_url)
+def test_a_call_after_stop_still_commits(sqlite_url: str) -> None:
+    db, _ = scratch(sqlite_url)
 
     async def main() -> int:
         database = Database(db)

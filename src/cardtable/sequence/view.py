@@ -130,7 +130,7 @@ _CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(100))
 def _row(r: int, cells: bytes) -> tuple[tuple[str | int | None, ...], tuple[tuple[str, int], ...]]:
     """Row ``r`` (0-9) of the board, its ten bytes ``cells``: the row as a view writes it,
     and its chips as (cell name, team). Rows repeat from move to move and seat to seat:
-    kept, the view is made in half the time."""
+    kept, a view's board and chips take half the time."""
     return (tuple(_CELL_VIEW[v] for v in cells),
             tuple((_CELL_NAMES[r * 10 + i], v - 1) for i, v in enumerate(cells)
                   if v and v != CORNER))

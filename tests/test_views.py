@@ -153,21 +153,53 @@ def test_drawbridge_public_facts_for_search() -> None:
     assert state.phase == "play" and state.last_bid == bid
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
-def test_sequence_board_and_chips_are_the_observation_cell_by_cell(players: int) -> None:
-    """The view's board and chips (made from rows kept between views) say, for every cell,
-    what the observation's board holds: "XX" for a corner, the team of a chip, None."""
+def sequence_view_from_observation(state: Any, seat: int | None) -> dict[str, Any]:
+    """The Sequence view as its observation says it, field by field (the view reads the
+    state directly, for speed): the oracle of the test below."""
     from cardtable.sequence.board import CORNER, cell_name
 
-    game = cardtable.new_game("sequence", players=players)
-    for state in playout(game, 7, 400):
-        obs = state.observation(0)
-        assert isinstance(obs, SequenceObservation)
-        board = obs.board
-        view = state.view(None, history=False)
-        cells = [v for row in view["board"] for v in row]
-        assert cells == ["XX" if v == CORNER else v - 1 if v else None for v in board]
-        assert list(view["chips"].items()) == [
-            (cell_name(c), v - 1) for c, v in enumerate(board) if v and v != CORNER]
-        view["board"][0][0] = "changed"       # a view's lists are its own
-        assert state.view(None, history=False)["board"][0][0] == "XX"
+    obs = state.observation(seat)
+    board = obs.board
+    team_of = state.game.team_of
+    return {
+        "game": "sequence", "seat": seat, "team": obs.team, "teams": obs.teams,
+        "hand": sorted(cardtable.cards.card_names(obs.hand)),
+        "hand_sizes": list(obs.hand_sizes), "stock_size": obs.stock_size,
+        "board": [["XX" if v == CORNER else v - 1 if v else None
+                   for v in board[r * 10:r * 10 + 10]] for r in range(10)],
+        "chips": {cell_name(c): v - 1 for c, v in enumerate(board) if v and v != CORNER},
+        "discards": [cardtable.cards.card_names(p) for p in obs.discards],
+        "sequences": [[t, [cell_name(c) for c in cells]] for t, cells in obs.sequences],
+        "scores": [obs.sequence_counts[team_of(s)] for s in range(len(obs.hand_sizes))],
+        "sequences_needed": obs.sequences_needed, "dealer": obs.dealer,
+        "current_player": obs.current_player,
+        "exchanged_dead_card": obs.exchanged_dead_card, "turns": obs.turns,
+        "is_terminal": obs.current_player is None, "winners": list(obs.winners),
+        "legal": [str(a) for a in state.legal_actions()]
+        if seat is not None and seat == obs.current_player else [],
+        "dead_cards": [] if seat is None else cardtable.cards.card_names(
+            state.dead_cards(seat)),
+    }
+
+
+@pytest.mark.parametrize(("players", "teams"), [(2, 2), (3, 3), (4, 2), (6, 3), (12, 3)])
+def test_sequence_view_is_its_observation_key_by_key(players: int, teams: int) -> None:
+    """The view (made from the state's fields, its board from rows kept between views)
+    says what the observation holds, key by key and in the same order, for every seat
+    and a spectator; a view's lists are its own."""
+    game = cardtable.new_game("sequence", players=players, teams=teams)
+    for seed in (7, 8):
+        for state in playout(game, seed, 400):
+            for seat in [None, *range(players)]:
+                view = state.view(seat, history=False)
+                want = sequence_view_from_observation(state, seat)
+                assert list(view) == list(want)
+                for key in want:
+                    assert view[key] == want[key], key
+                assert list(view["chips"]) == list(want["chips"])   # cell order
+    view = state.view(None, history=False)
+    view["board"][0][0] = "changed"
+    view["chips"].clear()
+    view["discards"][0].append("changed")
+    again = state.view(None, history=False)
+    assert again == sequence_view_from_observation(state, None)

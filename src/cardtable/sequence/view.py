@@ -78,38 +78,39 @@ def observe(state: SequenceState, seat: int | None) -> SequenceObservation:
 
 
 def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
-    """The view from ``observation(seat)``."""
-    obs = observe(state, seat)
-    board = obs.board
-    rows = []
-    chips: dict[str, int] = {}   # cell by cell in order (corners hold no chip)
-    for r in range(10):
-        cells, chipped = _row(r, board[r * 10:r * 10 + 10])
-        rows.append(list(cells))
-        chips.update(chipped)
-    team_of = state.game.team_of
+    """What ``observe(state, seat)`` holds, as JSON-able data: the server makes one for
+    every seat after every move, so it reads the state's fields directly (the same fields
+    ``observe`` copies; tests/test_views.py checks the two agree key by key)."""
+    game = state.game
+    if seat is not None:
+        check_seat(seat, game.num_players)
+    rows, chips = _board_view(bytes(state._board))
+    teams = game.teams
+    counts = state._seq_count
+    hands = state._hands
+    current = None if state._over else state._current
     return {
         "game": "sequence",
         "seat": seat,
-        "team": obs.team,
-        "teams": obs.teams,
-        "hand": sorted(card_names(obs.hand)),
-        "hand_sizes": list(obs.hand_sizes),
-        "stock_size": obs.stock_size,
-        "board": rows,
-        "chips": chips,
-        "discards": [card_names(p) for p in obs.discards],
-        "sequences": [[t, [_CELL_NAMES[c] for c in cells]] for t, cells in obs.sequences],
-        "scores": [obs.sequence_counts[team_of(s)] for s in range(len(obs.hand_sizes))],
-        "sequences_needed": obs.sequences_needed,
-        "dealer": obs.dealer,
-        "current_player": obs.current_player,
-        "exchanged_dead_card": obs.exchanged_dead_card,
-        "turns": obs.turns,
-        "is_terminal": obs.current_player is None,
-        "winners": list(obs.winners),
+        "team": None if seat is None else game.team_of(seat),
+        "teams": teams,
+        "hand": [] if seat is None else sorted([CARD_NAMES[c] for c in hands[seat]]),
+        "hand_sizes": [len(h) for h in hands],
+        "stock_size": len(state._deck),
+        "board": [list(row) for row in rows],
+        "chips": dict(chips),
+        "discards": [[CARD_NAMES[c] for c in reversed(pile)] for pile in state._discards],
+        "sequences": [[t, [_CELL_NAMES[c] for c in cells]] for t, cells in state._sequences],
+        "scores": [counts[s % teams] for s in range(len(hands))],
+        "sequences_needed": game.needed,
+        "dealer": state._dealer,
+        "current_player": current,
+        "exchanged_dead_card": state._exchanged,
+        "turns": state._turns,
+        "is_terminal": current is None,
+        "winners": state.winners,
         "legal": [str(a) for a in state.legal_actions()]
-        if seat is not None and seat == obs.current_player else [],
+        if seat is not None and seat == current else [],
         # 2.4.1: the seat's own cards whose two cells are covered (any turn)
         "dead_cards": [] if seat is None else card_names(state.dead_cards(seat)),
     }
@@ -129,11 +130,25 @@ _CELL_NAMES: tuple[str, ...] = tuple(cell_name(c) for c in range(100))
 @functools.lru_cache(maxsize=8192)
 def _row(r: int, cells: bytes) -> tuple[tuple[str | int | None, ...], tuple[tuple[str, int], ...]]:
     """Row ``r`` (0-9) of the board, its ten bytes ``cells``: the row as a view writes it,
-    and its chips as (cell name, team). Rows repeat from move to move and seat to seat:
-    kept, a view's board and chips take half the time."""
+    and its chips as (cell name, team). Rows repeat from move to move: kept, a new board
+    is made from ten rows seen before."""
     return (tuple(_CELL_VIEW[v] for v in cells),
             tuple((_CELL_NAMES[r * 10 + i], v - 1) for i, v in enumerate(cells)
                   if v and v != CORNER))
+
+
+@functools.lru_cache(maxsize=512)
+def _board_view(board: bytes) -> tuple[tuple[tuple[str | int | None, ...], ...],
+                                       tuple[tuple[str, int], ...]]:
+    """The board's rows as a view writes them, and its chips as (cell name, team), cell by
+    cell in order (corners hold no chip): every seat's view after a move shares them."""
+    rows = []
+    chips: list[tuple[str, int]] = []
+    for r in range(10):
+        cells, chipped = _row(r, board[r * 10:r * 10 + 10])
+        rows.append(cells)
+        chips += chipped
+    return tuple(rows), tuple(chips)
 
 
 def render(state: SequenceState) -> str:

@@ -115,14 +115,18 @@ class Database:
 
     async def run(self, work: Callable[[Any], Any]) -> Any:
         """``work(connection)`` inside a committed transaction; its result."""
+        return await self.submit(work)
+
+    def submit(self, work: Callable[[Any], Any]) -> asyncio.Future[Any]:
+        """Queue ``work(connection)`` for a committed transaction; the future of its
+        result. The work is done whether or not anyone awaits the future."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        if self.inline:
-            if self.conn is None:   # not started, or stopped: on a connection of the pool
-                ok, value = self._commit([(work, future)])[0]
-                if not ok:
-                    raise value
-                return value
+        if not self.inline:
+            self.queue.put_nowait((work, future))
+        elif self.conn is None:   # not started, or stopped: on a connection of the pool
+            self._settle([(work, future)], self._commit([(work, future)]))
+        else:
             self.pending.append((work, future))
             if len(self.pending) == 1:
                 # after the callbacks of this turn of the loop: the moves that came with
@@ -130,17 +134,15 @@ class Database:
                 loop.call_soon(self._flush)
             elif len(self.pending) >= MAX_BATCH:
                 self._flush()
-        else:
-            await self.queue.put((work, future))
-        return await future
+        return future
 
     def _flush(self) -> None:
         batch, self.pending = self.pending, []
         if not batch:
             return
         self._settle(batch, self._commit(batch, self.conn))
-        if self.checkpoints is not None:
-            self.checkpoints.dirty.set()
+        if self.checkpoints is not None and not self.checkpoints.dirty.is_set():
+            self.checkpoints.dirty.set()    # (setting one that is set takes its lock)
 
     async def _loop(self) -> None:
         loop = asyncio.get_running_loop()

@@ -12,6 +12,7 @@ size and rate are checked before (the WebSocket router).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -56,76 +57,127 @@ class Pipeline:
         self.moves_accepted = 0
         #: called with a room once its game's end is stored (the players' ratings)
         self.on_over: list[Callable[[Room], None]] = []
+        #: reloads after a failed commit whose player went away (kept: the loop holds
+        #: tasks weakly)
+        self.later: set[asyncio.Task[None]] = set()
 
     async def play(self, room: Room, seat: int, move: str, version: int,
                    by_bot: bool = False) -> None:
         """Check, apply, store, then tell everyone; a Refusal says why not. ``by_bot``:
-        the move is a bot's (a bot seat's, or a takeover's, or a timeout's)."""
-        # shielded: a client that goes away mid-move cannot leave it half done
-        await asyncio.shield(self._play(room, seat, move, version, by_bot))
+        the move is a bot's (a bot seat's, or a takeover's, or a timeout's).
 
-    async def _play(self, room: Room, seat: int, move: str, version: int,
-                    by_bot: bool) -> None:
-        async with room.lock:
-            table = room.table
-            if room.status == "over" or room.broken:
-                raise Refusal("move/game-over", "the game is over")
-            if room.adjourned:   # a bot's move that was on its way when it was adjourned
-                raise Refusal("move/stale", "the table is adjourned; reconnect to play on")
-            if room.status == "waiting":
-                raise Refusal("table/waiting", "the game starts when every seat is taken")
-            if version != table.version:
-                raise Refusal("move/stale", f"the table is at version {table.version}, not "
-                                            f"{version}: wait for the events you missed")
-            clock = room.clock
-            if clock is not None and not by_bot and (
-                    room.timed_out == seat or clock.expired() == seat):
-                raise Refusal("move/timed-out", "your time ran out: the bot plays this "
-                                                "move for you")
+        A client that goes away mid-move cannot leave it half done: once the move is
+        played, a cancellation while its commit is on its way lets the commit land and
+        the rest (telling everyone, or reloading the table) follow it, the table's lock
+        held until then (tests/server/test_pipeline.py)."""
+        await room.lock.acquire()
+        held = True
+        try:
+            new, result, stored = self._apply(room, seat, move, version, by_bot)
             try:
-                action = table.play(seat, move)
-            except NotYourTurnError:
-                raise Refusal("move/not-your-turn", "it is not your turn") from None
-            except InvalidActionError as exc:
-                raise Refusal("move/bad", str(exc)) from None
-            except IllegalActionError as exc:
-                raise Refusal("move/illegal", str(exc)) from None
-            new = table.version
-            result = records.result_of(table.state)
-            clock_text = None
-            if clock is not None:
-                clock.moved(seat, timed_out=by_bot and room.timed_out == seat,
-                            person=not by_bot)
-                room.timed_out = None
-                if result is not None:
-                    room.over = True       # for run_clock; set again below
-                room.run_clock()
-                clock_text = clock.to_json()
-
-            def store(conn: Any) -> None:
-                self.store.append_move(conn, room.id, new, seat, action.notation, result)
-                if clock_text is not None:
-                    self.store.save_clock(conn, room.id, clock_text)
-
-            try:
-                await self.db.run(store)
+                await asyncio.shield(stored)
+            except asyncio.CancelledError:
+                held = False    # released once the commit has landed
+                stored.add_done_callback(lambda _: self._landed_later(room, new, result,
+                                                                      stored))
+                raise
             except Exception as exc:
-                log.error("table %s: move %d could not be stored (%s); reloading the table",
-                          room.id, new, type(exc).__name__)
-                await self._reload(room)
-                raise Refusal("server/error", "the move could not be saved; "
-                                              "reconnect and try again") from None
-            self.moves_accepted += 1
+                await self._failed(room, new, exc)
+            self._stored(room, new, result)
+        finally:
+            if held:
+                room.lock.release()
+
+    def _apply(self, room: Room, seat: int, move: str, version: int, by_bot: bool,
+               ) -> tuple[int, dict[str, Any] | None, asyncio.Future[Any]]:
+        """The checks, the move played at the table and its commit queued: the new
+        version, the result if the game is over, and the commit's future."""
+        table = room.table
+        if room.status == "over" or room.broken:
+            raise Refusal("move/game-over", "the game is over")
+        if room.adjourned:   # a bot's move that was on its way when it was adjourned
+            raise Refusal("move/stale", "the table is adjourned; reconnect to play on")
+        if room.status == "waiting":
+            raise Refusal("table/waiting", "the game starts when every seat is taken")
+        if version != table.version:
+            raise Refusal("move/stale", f"the table is at version {table.version}, not "
+                                        f"{version}: wait for the events you missed")
+        clock = room.clock
+        if clock is not None and not by_bot and (
+                room.timed_out == seat or clock.expired() == seat):
+            raise Refusal("move/timed-out", "your time ran out: the bot plays this "
+                                            "move for you")
+        try:
+            action = table.play(seat, move)
+        except NotYourTurnError:
+            raise Refusal("move/not-your-turn", "it is not your turn") from None
+        except InvalidActionError as exc:
+            raise Refusal("move/bad", str(exc)) from None
+        except IllegalActionError as exc:
+            raise Refusal("move/illegal", str(exc)) from None
+        new = table.version
+        result = records.result_of(table.state)
+        clock_text = None
+        if clock is not None:
+            clock.moved(seat, timed_out=by_bot and room.timed_out == seat,
+                        person=not by_bot)
+            room.timed_out = None
             if result is not None:
-                room.over = True
-                log.info("table %s is over after %d moves", room.id, new)
-                for hook in self.on_over:
-                    try:
-                        hook(room)
-                    except Exception as exc:
-                        log.error("table %s: an end-of-game hook failed (%s)", room.id,
-                                  type(exc).__name__)
-            self.broadcast(room)
+                room.over = True       # for run_clock; set again once stored
+            room.run_clock()
+            clock_text = clock.to_json()
+
+        def store(conn: Any) -> None:
+            self.store.append_move(conn, room.id, new, seat, action.notation, result)
+            if clock_text is not None:
+                self.store.save_clock(conn, room.id, clock_text)
+
+        return new, result, self.db.submit(store)
+
+    async def _failed(self, room: Room, new: int, error: BaseException) -> None:
+        """The move's commit failed: the table as stored again, and a refusal."""
+        log.error("table %s: move %d could not be stored (%s); reloading the table",
+                  room.id, new, type(error).__name__)
+        await self._reload(room)
+        raise Refusal("server/error", "the move could not be saved; "
+                                      "reconnect and try again") from None
+
+    def _stored(self, room: Room, new: int, result: dict[str, Any] | None) -> None:
+        """The move is stored: the end of the game noted, everyone told."""
+        self.moves_accepted += 1
+        if result is not None:
+            room.over = True
+            log.info("table %s is over after %d moves", room.id, new)
+            for hook in self.on_over:
+                try:
+                    hook(room)
+                except Exception as exc:
+                    log.error("table %s: an end-of-game hook failed (%s)", room.id,
+                              type(exc).__name__)
+        self.broadcast(room)
+
+    def _landed_later(self, room: Room, new: int, result: dict[str, Any] | None,
+                      stored: asyncio.Future[Any]) -> None:
+        """The commit of a move whose player went away meanwhile has landed: what
+        ``play`` would have done next, then the table's lock released."""
+        error = (asyncio.CancelledError() if stored.cancelled()
+                 else stored.exception())
+        if error is None:
+            try:
+                self._stored(room, new, result)
+            finally:
+                room.lock.release()
+            return
+
+        async def reload(error: BaseException) -> None:
+            try:
+                with contextlib.suppress(Refusal):   # nobody is there to be told
+                    await self._failed(room, new, error)
+            finally:
+                room.lock.release()
+
+        self.later.add(task := asyncio.get_running_loop().create_task(reload(error)))
+        task.add_done_callback(self.later.discard)
 
     async def _reload(self, room: Room) -> None:
         """After a failed commit: the table as stored, its connections dropped (they

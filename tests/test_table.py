@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 from collections import Counter
 from typing import Any
 
@@ -72,6 +73,29 @@ def test_a_view_has_the_version_and_the_legal_moves_of_the_seat_to_act() -> None
     assert table.view(None)["hand"] == []
     table.play(seat, "draw")
     assert table.view(seat)["version"] == 1
+
+
+@pytest.mark.parametrize(("name", "options"), params(SHORT))
+def test_a_tables_views_are_the_states_after_every_move(name: str,
+                                                         options: dict[str, Any]) -> None:
+    """The views a table keeps for a version (their lists shared between seats) are what
+    the state says to each seat and to a spectator, after every move of a random game,
+    each seat asked in a different order, and a seat asked before a move is not told
+    the old position after it."""
+    game = cardtable.new_game(name, **options)
+    n = game.num_players
+    table = Table.new(game, [Seat("person", f"P{s}") for s in range(n)], seed=5)
+    rng = random.Random(5)
+    seats: list[int | None] = [None, *range(n)]
+    for _ in range(400):
+        rng.shuffle(seats)
+        for seat in seats:
+            want = table.state.view(seat, history=False)
+            assert table.view(seat) == {**want, "version": table.version}
+        seat = table.to_act
+        if seat is None:
+            break
+        table.play(seat, rng.choice(table.view(seat)["legal"]))
 
 
 def test_a_log_replays_into_the_same_table_and_record() -> None:

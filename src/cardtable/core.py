@@ -561,6 +561,13 @@ class State:
         """The view without its history, built from ``observation(seat)``."""
         raise NotImplementedError
 
+    def _shared_view(self, seat: int | None, shared: dict[str, Any]) -> dict[str, Any]:
+        """``_view(seat)``, whose lists may be those of the other seats' views of this
+        position: ``shared`` is a dict kept for one position (empty at first) where a game
+        keeps what every seat sees alike. A table makes every seat's view after each move
+        (cardtable.table.Table.view); its views are read, never changed."""
+        return self._view(seat)
+
     def resample(self, seat: int, rng: random.Random) -> State:
         """A copy in which every card ``seat`` cannot see is dealt afresh with ``rng``,
         consistent with what the seat knows: a determinization for search."""

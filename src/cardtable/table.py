@@ -140,6 +140,8 @@ class Table:
         #: what each accepted move did, as the game told it (``events[v - 1]``: version v)
         self.events: list[MoveEvent] = []
         self._views: dict[int | None, dict[str, Any]] = {}
+        #: what the views of this version share (State._shared_view)
+        self._shared: dict[str, Any] = {}
 
     # -- making tables ---------------------------------------------------------
 
@@ -290,6 +292,7 @@ class Table:
         assert event is not None
         self.events.append(event)
         self._views.clear()
+        self._shared = {}
         if self.on_move is not None:
             self.on_move(self)
         return action
@@ -299,7 +302,8 @@ class Table:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may know now: the game's view without the
         history (its ``"legal"`` moves in notation are the seat to act's, else empty),
-        with the table's ``"version"``."""
+        with the table's ``"version"``. Its lists are shared with the table's other views
+        of this version: read them, copy before changing them."""
         if seat is not None:
             self._check_seat(seat)
         view = dict(self._seat_view(seat))
@@ -322,7 +326,7 @@ class Table:
     def _seat_view(self, seat: int | None) -> dict[str, Any]:
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = self.state.view(seat, history=False)
+            view = self._views[seat] = self.state._shared_view(seat, self._shared)
         return view
 
     # -- the record ------------------------------------------------------------

@@ -45,7 +45,7 @@ from cardtable.sequence.board import (
 )
 from cardtable.sequence.deduce import resample
 from cardtable.sequence.view import SequenceObservation as SequenceObservation  # re-exported
-from cardtable.sequence.view import observe, render, seat_view
+from cardtable.sequence.view import observe, render, seat_view, shared_seat_view
 
 # 2.2 / 2.3: valid player counts, their team splits (default first) and cards per player
 TEAM_SPLITS = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
@@ -483,6 +483,7 @@ class SequenceState(State):
     # what a seat sees (view.py) and can deduce (deduce.py)
     observation = observe
     _view = seat_view
+    _shared_view = shared_seat_view
     resample = resample
 
     def __str__(self) -> str:

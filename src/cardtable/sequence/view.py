@@ -81,20 +81,42 @@ def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
     """What ``observe(state, seat)`` holds, as JSON-able data: the server makes one for
     every seat after every move, so it reads the state's fields directly (the same fields
     ``observe`` copies; tests/test_views.py checks the two agree key by key)."""
+    return shared_seat_view(state, seat, {})
+
+
+def shared_seat_view(state: SequenceState, seat: int | None,
+                     shared: dict[str, Any]) -> dict[str, Any]:
+    """``seat_view``, its public keys (all but the seat's own) made once per position
+    and kept in ``shared`` for the other seats (State._shared_view)."""
     game = state.game
     if seat is not None:
         check_seat(seat, game.num_players)
-    rows, chips = _board_view(bytes(state._board))
-    teams = game.teams
-    counts = state._seq_count
-    hands = state._hands
-    current = None if state._over else state._current
+    public = shared.get("sequence")
+    if public is None:
+        public = shared["sequence"] = _public_view(state)
+    current = public["current_player"]
     return {
         "game": "sequence",
         "seat": seat,
         "team": None if seat is None else game.team_of(seat),
-        "teams": teams,
-        "hand": [] if seat is None else sorted([CARD_NAMES[c] for c in hands[seat]]),
+        "teams": game.teams,
+        "hand": [] if seat is None else sorted([CARD_NAMES[c] for c in state._hands[seat]]),
+        **public,
+        "legal": [str(a) for a in state.legal_actions()]
+        if seat is not None and seat == current else [],
+        # 2.4.1: the seat's own cards whose two cells are covered (any turn)
+        "dead_cards": [] if seat is None else card_names(state.dead_cards(seat)),
+    }
+
+
+def _public_view(state: SequenceState) -> dict[str, Any]:
+    """The keys of a view that every seat sees alike, in the view's order."""
+    rows, chips = _board_view(bytes(state._board))
+    teams = state.game.teams
+    counts = state._seq_count
+    hands = state._hands
+    current = None if state._over else state._current
+    return {
         "hand_sizes": [len(h) for h in hands],
         "stock_size": len(state._deck),
         "board": [list(row) for row in rows],
@@ -102,17 +124,13 @@ def seat_view(state: SequenceState, seat: int | None) -> dict[str, Any]:
         "discards": [[CARD_NAMES[c] for c in reversed(pile)] for pile in state._discards],
         "sequences": [[t, [_CELL_NAMES[c] for c in cells]] for t, cells in state._sequences],
         "scores": [counts[s % teams] for s in range(len(hands))],
-        "sequences_needed": game.needed,
+        "sequences_needed": state.game.needed,
         "dealer": state._dealer,
         "current_player": current,
         "exchanged_dead_card": state._exchanged,
         "turns": state._turns,
         "is_terminal": current is None,
         "winners": state.winners,
-        "legal": [str(a) for a in state.legal_actions()]
-        if seat is not None and seat == current else [],
-        # 2.4.1: the seat's own cards whose two cells are covered (any turn)
-        "dead_cards": [] if seat is None else card_names(state.dead_cards(seat)),
     }
 
 

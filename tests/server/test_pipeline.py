@@ -15,6 +15,7 @@ from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.messages import CreateTable
 from cardtable.server.pipeline import Pipeline
+from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room, Rooms
 from cardtable.server.settings import Settings
 from cardtable.store import Store, ensure_schema
@@ -130,5 +131,27 @@ def test_a_move_cancelled_before_it_has_the_lock_is_not_played(db_url: str) -> N
         room.lock.release()
         assert room.table.version == 0 and pipeline.moves_accepted == 0
         assert not room.lock.locked()
+
+    play_out(db_url, scene)
+
+
+def test_a_move_whose_commit_fails_is_refused_and_the_table_plays_on(db_url: str) -> None:
+    async def scene(pipeline: Pipeline, room: Room, told: list[str]) -> None:
+        def broken(conn: Any, table_id: str, version: int, seat: int, notation: str,
+                   result: dict[str, Any] | None) -> None:
+            raise RuntimeError("the disk is full")
+
+        seat = room.table.to_act
+        assert seat is not None
+        move = room.table.view(seat)["legal"][0]
+        real = pipeline.store.append_move
+        pipeline.store.append_move = broken  # type: ignore[method-assign]
+        with pytest.raises(Refusal) as refused:
+            await pipeline.play(room, seat, move, 0)
+        pipeline.store.append_move = real  # type: ignore[method-assign]
+        assert refused.value.code == "server/error"
+        assert room.table.version == 0 and not room.broken and not room.lock.locked()
+        await pipeline.play(room, seat, move, 0)
+        assert room.table.version == 1 and pipeline.moves_accepted == 1
 
     play_out(db_url, scene)

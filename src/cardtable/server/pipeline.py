@@ -138,7 +138,8 @@ class Pipeline:
         """The move's commit failed: the table as stored again, and a refusal."""
         log.error("table %s: move %d could not be stored (%s); reloading the table",
                   room.id, new, type(error).__name__)
-        await self._reload(room)
+        # shielded (a task, on this rare path): a cancellation cannot leave the room broken
+        await asyncio.shield(self._reload(room))
         raise Refusal("server/error", "the move could not be saved; "
                                       "reconnect and try again") from None
 

@@ -72,6 +72,12 @@ async def cancelled_mid_commit(pipeline: Pipeline, room: Room) -> asyncio.Task[N
     return task
 
 
+def broken_append(conn: Any, table_id: str, version: int, seat: int, notation: str,
+                  result: dict[str, Any] | None) -> None:
+    """Store.append_move on a full disk."""
+    raise RuntimeError("the disk is full")
+
+
 async def settle(room: Room) -> None:
     for _ in range(50):
         if not room.lock.locked():
@@ -100,12 +106,8 @@ def test_a_move_cancelled_mid_commit_is_stored_and_told(db_url: str) -> None:
 
 def test_a_move_cancelled_whose_commit_fails_leaves_the_stored_table(db_url: str) -> None:
     async def scene(pipeline: Pipeline, room: Room, told: list[str]) -> None:
-        def broken(conn: Any, table_id: str, version: int, seat: int, notation: str,
-                   result: dict[str, Any] | None) -> None:
-            raise RuntimeError("the disk is full")
-
         real = pipeline.store.append_move
-        pipeline.store.append_move = broken  # type: ignore[method-assign]
+        pipeline.store.append_move = broken_append  # type: ignore[method-assign]
         await cancelled_mid_commit(pipeline, room)
         await settle(room)
         pipeline.store.append_move = real  # type: ignore[method-assign]
@@ -137,15 +139,11 @@ def test_a_move_cancelled_before_it_has_the_lock_is_not_played(db_url: str) -> N
 
 def test_a_move_whose_commit_fails_is_refused_and_the_table_plays_on(db_url: str) -> None:
     async def scene(pipeline: Pipeline, room: Room, told: list[str]) -> None:
-        def broken(conn: Any, table_id: str, version: int, seat: int, notation: str,
-                   result: dict[str, Any] | None) -> None:
-            raise RuntimeError("the disk is full")
-
         seat = room.table.to_act
         assert seat is not None
         move = room.table.view(seat)["legal"][0]
         real = pipeline.store.append_move
-        pipeline.store.append_move = broken  # type: ignore[method-assign]
+        pipeline.store.append_move = broken_append  # type: ignore[method-assign]
         with pytest.raises(Refusal) as refused:
             await pipeline.play(room, seat, move, 0)
         pipeline.store.append_move = real  # type: ignore[method-assign]

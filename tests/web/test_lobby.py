@@ -64,7 +64,11 @@ def test_play_now_seats_you_against_a_bot_in_one_click(browser: Any, server: str
     assert cards.count() == 3
     for game in ("sequence", "drawbridge", "threethirteen"):
         card = p.page.locator(f'.game-card[data-game="{game}"]')
-        assert card.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
+        # loaded (waited for: on a loaded machine the picture may still be on its way)
+        assert card.locator("img").evaluate(
+            "img => img.complete ? img.naturalWidth > 0 : new Promise(done => {"
+            " img.onload = () => done(img.naturalWidth > 0); img.onerror = () => done(false);"
+            " })")
         assert len(card.locator(".game-line").inner_text()) > 20
         options = card.locator("select option")
         assert [options.nth(i).get_attribute("value") for i in range(options.count())] == [

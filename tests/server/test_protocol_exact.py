@@ -282,15 +282,17 @@ def status_of(server: Server, table_id: str) -> Any:
 @pytest.mark.slow     # about 10 s of waiting for the tidy times, and a restart
 def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None:
     server = tidy
-    lonely = server.create("sequence", [PERSON, PERSON])["id"]
+    # each table is visited as soon as it is made: on a loaded machine the next request
+    # may come after the one second a waiting table is kept
     watched = server.create("sequence", [PERSON, PERSON])["id"]
-    playing = server.create("sequence", [PERSON, PERSON])["id"]
-    bots = server.create("sequence", [RANDOM, RANDOM])["id"]
-    # Ann takes her seat with a player key: the adjourned table stays in her list
-    _ann_id, ann_key = new_player(server, "Ann")
-    tokens = [take(server, playing, 0, ann_key, "Ann"), server.take(playing, 1, "Ben")]
     watcher = Client(server, watched)
     watcher.until("welcome")
+    lonely = server.create("sequence", [PERSON, PERSON])["id"]
+    # Ann takes her seat with a player key: the adjourned table stays in her list
+    _ann_id, ann_key = new_player(server, "Ann")
+    playing = server.create("sequence", [PERSON, PERSON])["id"]
+    tokens = [take(server, playing, 0, ann_key, "Ann"), server.take(playing, 1, "Ben")]
+    bots = server.create("sequence", [RANDOM, RANDOM])["id"]
     ann, ben = Client(server, playing, tokens[0]), Client(server, playing, tokens[1])
     ann.until("welcome")
     ben.until("welcome")

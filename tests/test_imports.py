@@ -15,6 +15,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "cardtable"
 #: the rules engine: one unit, the bottom layer
@@ -143,6 +145,21 @@ def test_the_arena_and_training_sit_above_the_table_and_the_bots() -> None:
     assert {"table", "bots"} <= set(edges["arena"]) and "bots" in edges["training"]
     for low in ("bots", "table", "records"):
         assert not {"arena", "training"} & set(edges.get(low, {})), edges[low]
+
+
+@pytest.mark.parametrize("game", sorted(ENGINE_PARTS - {"cardtable", "core", "cards"}))
+def test_a_game_package_imports_in_one_direction(game: str) -> None:
+    """Inside a game package no module imports another that imports it back, typing-only
+    and lazy imports counted: game.py holds the rules and imports none of view.py,
+    deduce.py and positions.py, which import it (``core.part`` finds them for it)."""
+    modules = {module_name(path): path for path in sorted((PACKAGE / game).glob("*.py"))}
+    edges = {name: {target: f"{path.name}:{line}" for target, line in imported(path)
+                    if target in modules and target != name}
+             for name, path in modules.items()}
+    assert not cycles(edges), edges
+    game_module = f"cardtable.{game}.game"
+    assert not {m.rpartition(".")[2] for m in edges[game_module]} & {
+        "view", "deduce", "positions"}, edges[game_module]
 
 
 def test_the_reader_finds_a_cycle_through_lazy_relative_and_named_imports(tmp_path: Path

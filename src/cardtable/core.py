@@ -7,12 +7,14 @@ A game module subclasses :class:`Game` and :class:`State` and fills in the
 
 from __future__ import annotations
 
+import importlib
 import operator
 import random
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar, SupportsIndex, TypeVar
 
 from cardtable.cards import NUM_CARDS, card_name, parse_card
@@ -383,6 +385,31 @@ def action_id(value: Any, size: int) -> int:
     return value
 
 
+_parts: dict[tuple[type, str], ModuleType] = {}
+
+
+def part(cls: type, name: str) -> ModuleType:
+    """The module ``name`` of the game package that defines ``cls``: a game's state class
+    in ``cardtable.sequence.game`` has its view in ``cardtable.sequence.view``, its
+    determinization in ``.deduce`` and its positions in ``.positions``. Those modules
+    import the game's ``game.py``; it imports none of them, and finds them here when first
+    asked."""
+    found = _parts.get((cls, name))
+    if found is not None:
+        return found
+    for klass in cls.__mro__:
+        if klass.__module__ in (__name__, "builtins"):
+            continue
+        path = f"{klass.__module__.rpartition('.')[0]}.{name}"
+        try:
+            found = _parts[cls, name] = importlib.import_module(path)
+            return found
+        except ModuleNotFoundError as exc:
+            if exc.name != path:
+                raise
+    raise NotImplementedError(f"{cls.__name__}: no {name} module in its game's package")
+
+
 class Game:
     """A game with its options fixed: a factory of states and the owner of the action table."""
 
@@ -450,8 +477,9 @@ class Game:
         raise NotImplementedError
 
     def setup(self, **position: Any) -> State:
-        """A chosen position (see API.md, Positions)."""
-        raise NotImplementedError
+        """A chosen position (see API.md, Positions): the game's ``positions.setup``."""
+        state: State = part(type(self), "positions").setup(self, position)
+        return state
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.name, self.options) == (other.name, other.options)
@@ -546,32 +574,48 @@ class State:
         """Give ``new`` (a shallow copy of self) its own copies of every mutable field."""
         raise NotImplementedError
 
+    # what a seat sees (the game's view.py), can deduce (deduce.py), and how a position is
+    # written (positions.py): found by the package convention (:func:`part`), so that a
+    # game's game.py imports none of the modules that import it
+
     def _to_dict(self) -> dict[str, Any]:
-        raise NotImplementedError
+        saved: dict[str, Any] = part(type(self), "positions").save(self)
+        return saved
 
     @classmethod
     def _from_dict(cls: type[S], game: Game, data: dict[str, Any]) -> S:
-        raise NotImplementedError
+        loaded: S = part(cls, "positions").load(game, data)
+        return loaded
 
     def observation(self, seat: int | None) -> Observation:
-        """What ``seat`` may know now (None: a spectator), as the game's typed observation."""
-        raise NotImplementedError
+        """What ``seat`` may know now (None: a spectator), as the game's typed observation
+        (its ``view.observe``)."""
+        observed: Observation = part(type(self), "view").observe(self, seat)
+        return observed
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """The view without its history, built from ``observation(seat)``."""
-        raise NotImplementedError
+        """The view without its history: the game's ``view.seat_view``."""
+        built: dict[str, Any] = part(type(self), "view").seat_view(self, seat)
+        return built
 
     def _shared_view(self, seat: int | None, shared: dict[str, Any]) -> dict[str, Any]:
         """``_view(seat)``, whose lists may be those of the other seats' views of this
         position: ``shared`` is a dict kept for one position (empty at first) where a game
-        keeps what every seat sees alike. A table makes every seat's view after each move
-        (cardtable.table.Table.view); its views are read, never changed."""
-        return self._view(seat)
+        keeps what every seat sees alike (the game's ``view.shared_seat_view``, where it has
+        one). A table makes every seat's view after each move (cardtable.table.Table.view);
+        its views are read, never changed."""
+        shared_view = getattr(part(type(self), "view"), "shared_seat_view", None)
+        if shared_view is None:
+            return self._view(seat)
+        built: dict[str, Any] = shared_view(self, seat, shared)
+        return built
 
     def resample(self, seat: int, rng: random.Random) -> State:
         """A copy in which every card ``seat`` cannot see is dealt afresh with ``rng``,
-        consistent with what the seat knows: a determinization for search."""
-        raise NotImplementedError
+        consistent with what the seat knows: a determinization for search (the game's
+        ``deduce.resample``)."""
+        drawn: State = part(type(self), "deduce").resample(self, seat, rng)
+        return drawn
 
     def _all_cards(self) -> list[int]:
         """Every card of the game wherever it lies, for invariant checks."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.cards import (
     CARD_NAMES,
@@ -30,17 +30,12 @@ from cardtable.core import (
     Game,
     IllegalActionError,
     MoveEvent,
+    Observation,
     OptionSpec,
     PositionError,
     State,
 )
-from cardtable.drawbridge.deduce import resample
 from cardtable.drawbridge.scoring import STRAINS, deal_points
-from cardtable.drawbridge.view import DealResult as DealResult  # re-exported
-from cardtable.drawbridge.view import (
-    DrawBridgeObservation as DrawBridgeObservation,  # re-exported
-)
-from cardtable.drawbridge.view import observe, seat_view
 
 DRAW_TRICK_WINNERS = ("highest", "suit-led")
 
@@ -256,6 +251,61 @@ def trick_result(trick: _Trick | None) -> TrickResult | None:
 # ---------------------------------------------------------------- the game
 
 
+# ---------------------------------------------------------------- what a seat may know
+# (typed; built by view.py)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The public result of a finished deal (the view's ``last_deal``)."""
+
+    number: int
+    #: None when the deal was passed out
+    contract: Contract | None
+    declarer_tricks: int
+    points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawBridgeObservation(Observation):
+    """What one seat (None: a spectator) may know of a Draw Bridge match; cards are ids."""
+
+    seat: int | None
+    #: "draw", "auction", "play" or "over"
+    phase: str
+    deal_number: int
+    dealer: int
+    #: the seat to act, None when the match is over
+    current_player: int | None
+    winners: tuple[int, ...]
+    #: the seat's cards as a 52-bit mask (bit c for card c); 0 for a spectator
+    hand: int
+    hand_sizes: tuple[int, int]
+    stock_size: int
+    #: the face-up top card of the stock (show_stock_top, draw phase), else None
+    stock_top: int | None
+    #: (seat that took it, card) for each shown stock card taken this deal (show_stock_top)
+    shown_draws: tuple[tuple[int, int], ...]
+    #: the cards the seat drew this deal, in order; () for a spectator
+    drawn: tuple[int, ...]
+    #: (seat, card) for every card played this deal, both phases, in order
+    played: tuple[tuple[int, int], ...]
+    #: the card led to the trick in progress, None when no trick is open
+    lead: int | None
+    #: (seat, action id) for every call of this deal's auction
+    auction: tuple[tuple[int, int], ...]
+    contract: Contract | None
+    #: play-phase tricks won this deal, per seat
+    tricks_won: tuple[int, int]
+    #: match points
+    scores: tuple[int, int]
+    target: int
+    last_deal: DealResult | None
+    #: the last completed trick of the match (this deal's, or the deal before's when
+    #: none is done yet), None before the first
+    last_trick: TrickResult | None
+
+
 class DrawBridgeGame(Game):
     """Draw Bridge with its options checked (RULES 1.1)."""
 
@@ -276,9 +326,9 @@ class DrawBridgeGame(Game):
 
     def setup(self, **position: Any) -> DrawBridgeState:
         """The start of a deal, before the first trick (API.md, Positions)."""
-        from cardtable.drawbridge.positions import setup
-
-        return setup(self, position)
+        state = super().setup(**position)
+        assert isinstance(state, DrawBridgeState)
+        return state
 
     def _deal(self, rng: random.Random) -> DrawBridgeState:
         state = DrawBridgeState(self, rng, [0, 0])
@@ -716,23 +766,10 @@ class DrawBridgeState(State):
         self._beats = (BEATS_PLAY[contract.strain] if self._phase == PLAY and contract
                        else BEATS_DRAW[self.game.draw_trick_winner])
 
-    def _to_dict(self) -> dict[str, Any]:
-        from cardtable.drawbridge.positions import save
+    if TYPE_CHECKING:  # the game's view.py and deduce.py answer these (core.part)
+        def observation(self, seat: int | None) -> DrawBridgeObservation: ...
 
-        return save(self)
-
-    @classmethod
-    def _from_dict(cls, game: Game, data: dict[str, Any]) -> DrawBridgeState:
-        """The saved match, every deal of it replayed (see ``positions``)."""
-        from cardtable.drawbridge.positions import load
-
-        assert isinstance(game, DrawBridgeGame)
-        return load(game, data)
-
-    # what a seat sees (view.py) and can deduce (deduce.py)
-    observation = observe
-    _view = seat_view
-    resample = resample
+        def resample(self, seat: int, rng: random.Random) -> DrawBridgeState: ...
 
 
 DrawBridgeGame.state_class = DrawBridgeState

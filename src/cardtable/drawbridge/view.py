@@ -7,66 +7,15 @@ under ``show_stock_top``, and from the auction on the other hand as it works it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import cardtable.drawbridge.game as rules  # the game imports this module: read at call time
+import cardtable.drawbridge.game as rules
 from cardtable.cards import CARD_NAMES, card_names, cards_of, mask_of
-from cardtable.core import Observation, check_seat
+from cardtable.core import check_seat
+from cardtable.drawbridge.game import DealResult, DrawBridgeObservation
 
 if TYPE_CHECKING:
-    from cardtable.drawbridge.game import Contract, DrawBridgeState, TrickResult
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """The public result of a finished deal (the view's ``last_deal``)."""
-
-    number: int
-    #: None when the deal was passed out
-    contract: Contract | None
-    declarer_tricks: int
-    points: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class DrawBridgeObservation(Observation):
-    """What one seat (None: a spectator) may know of a Draw Bridge match; cards are ids."""
-
-    seat: int | None
-    #: "draw", "auction", "play" or "over"
-    phase: str
-    deal_number: int
-    dealer: int
-    #: the seat to act, None when the match is over
-    current_player: int | None
-    winners: tuple[int, ...]
-    #: the seat's cards as a 52-bit mask (bit c for card c); 0 for a spectator
-    hand: int
-    hand_sizes: tuple[int, int]
-    stock_size: int
-    #: the face-up top card of the stock (show_stock_top, draw phase), else None
-    stock_top: int | None
-    #: (seat that took it, card) for each shown stock card taken this deal (show_stock_top)
-    shown_draws: tuple[tuple[int, int], ...]
-    #: the cards the seat drew this deal, in order; () for a spectator
-    drawn: tuple[int, ...]
-    #: (seat, card) for every card played this deal, both phases, in order
-    played: tuple[tuple[int, int], ...]
-    #: the card led to the trick in progress, None when no trick is open
-    lead: int | None
-    #: (seat, action id) for every call of this deal's auction
-    auction: tuple[tuple[int, int], ...]
-    contract: Contract | None
-    #: play-phase tricks won this deal, per seat
-    tricks_won: tuple[int, int]
-    #: match points
-    scores: tuple[int, int]
-    target: int
-    last_deal: DealResult | None
-    #: the last completed trick of the match (this deal's, or the deal before's when
-    #: none is done yet), None before the first
-    last_trick: TrickResult | None
+    from cardtable.drawbridge.game import DrawBridgeState
 
 
 def observe(state: DrawBridgeState, seat: int | None) -> DrawBridgeObservation:

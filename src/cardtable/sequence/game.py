@@ -8,7 +8,8 @@ piles are small lists of card ints (piles have their top at the end).
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from cardtable.cards import (
     NUM_CARDS,
@@ -23,9 +24,11 @@ from cardtable.core import (
     Game,
     IllegalActionError,
     MoveEvent,
+    Observation,
     OptionsError,
     OptionSpec,
     State,
+    part,
 )
 from cardtable.sequence.board import (
     BOARD,
@@ -43,9 +46,6 @@ from cardtable.sequence.board import (
     cell_name,
     parse_cell,
 )
-from cardtable.sequence.deduce import resample
-from cardtable.sequence.view import SequenceObservation as SequenceObservation  # re-exported
-from cardtable.sequence.view import observe, render, seat_view, shared_seat_view
 
 # 2.2 / 2.3: valid player counts, their team splits (default first) and cards per player
 TEAM_SPLITS = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
@@ -107,6 +107,45 @@ def sequences_needed(teams: int) -> int:
     return 2 if teams == 2 else 1
 
 
+# ---------------------------------------------------------------- what a seat may know
+# (typed; built by view.py)
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceObservation(Observation):
+    """What one seat (None: a spectator) may know of a Sequence game; cards and cells are ids.
+
+    Everything but the hands and the deck is public in Sequence.
+    """
+
+    seat: int | None
+    #: the seat's team, None for a spectator
+    team: int | None
+    teams: int
+    #: the seat's cards; () for a spectator
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    #: the 100 cells, row 1 first: 0 empty, team + 1 a chip, CORNER (255) a free corner
+    board: bytes
+    #: 1 on the cells whose chip belongs to a completed sequence
+    locked: bytes
+    #: each seat's face-up discard pile, top first
+    discards: tuple[tuple[int, ...], ...]
+    #: (team, its five cells) for each completed sequence, in the order they were made
+    sequences: tuple[tuple[int, tuple[int, ...]], ...]
+    #: completed sequences per team
+    sequence_counts: tuple[int, ...]
+    sequences_needed: int
+    dealer: int
+    #: the seat to act, None when the game is over
+    current_player: int | None
+    #: 2.4.1: the seat to act has exchanged its dead card this turn
+    exchanged_dead_card: bool
+    turns: int
+    winners: tuple[int, ...]
+
+
 class SequenceGame(Game):
     """Sequence with its options checked (RULES 2.2, 2.4)."""
 
@@ -146,9 +185,9 @@ class SequenceGame(Game):
 
     def setup(self, **position: Any) -> SequenceState:
         """A position as API.md describes; omitted keys drawn from ``seed``."""
-        from cardtable.sequence.positions import setup
-
-        return setup(self, position)
+        state = super().setup(**position)
+        assert isinstance(state, SequenceState)
+        return state
 
     def _deal(self, rng: random.Random) -> SequenceState:
         # 2.3: a random first dealer; the deal starts left of the dealer, one card at a time
@@ -468,26 +507,14 @@ class SequenceState(State):
         board = self._board
         return {cell_name(c): board[c] - 1 for c in CARD_CELLS_ORDER if board[c]}
 
-    def _to_dict(self) -> dict[str, Any]:
-        from cardtable.sequence.positions import save
+    if TYPE_CHECKING:  # the game's view.py and deduce.py answer these (core.part)
+        def observation(self, seat: int | None) -> SequenceObservation: ...
 
-        return save(self)
-
-    @classmethod
-    def _from_dict(cls, game: Game, data: dict[str, Any]) -> SequenceState:
-        from cardtable.sequence.positions import load
-
-        assert isinstance(game, SequenceGame)
-        return load(game, data)
-
-    # what a seat sees (view.py) and can deduce (deduce.py)
-    observation = observe
-    _view = seat_view
-    _shared_view = shared_seat_view
-    resample = resample
+        def resample(self, seat: int, rng: random.Random) -> SequenceState: ...
 
     def __str__(self) -> str:
-        return render(self)
+        text: str = part(type(self), "view").render(self)  # the board as text, view.py
+        return text
 
 
 def parse_action_id(text: str) -> int:

@@ -6,50 +6,15 @@ Everything but the hands and the deck is public in Sequence (RULES 2.3, 2.4).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardtable.cards import CARD_NAMES, card_names
-from cardtable.core import Observation, check_seat
+from cardtable.core import check_seat
 from cardtable.sequence.board import CELL_CARD, CORNER, cell_name
+from cardtable.sequence.game import SequenceObservation
 
 if TYPE_CHECKING:
     from cardtable.sequence.game import SequenceState
-
-@dataclass(frozen=True, slots=True)
-class SequenceObservation(Observation):
-    """What one seat (None: a spectator) may know of a Sequence game; cards and cells are ids.
-
-    Everything but the hands and the deck is public in Sequence.
-    """
-
-    seat: int | None
-    #: the seat's team, None for a spectator
-    team: int | None
-    teams: int
-    #: the seat's cards; () for a spectator
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    #: the 100 cells, row 1 first: 0 empty, team + 1 a chip, CORNER (255) a free corner
-    board: bytes
-    #: 1 on the cells whose chip belongs to a completed sequence
-    locked: bytes
-    #: each seat's face-up discard pile, top first
-    discards: tuple[tuple[int, ...], ...]
-    #: (team, its five cells) for each completed sequence, in the order they were made
-    sequences: tuple[tuple[int, tuple[int, ...]], ...]
-    #: completed sequences per team
-    sequence_counts: tuple[int, ...]
-    sequences_needed: int
-    dealer: int
-    #: the seat to act, None when the game is over
-    current_player: int | None
-    #: 2.4.1: the seat to act has exchanged its dead card this turn
-    exchanged_dead_card: bool
-    turns: int
-    winners: tuple[int, ...]
-
 
 def observe(state: SequenceState, seat: int | None) -> SequenceObservation:
     """What ``seat`` may know (None: a spectator): everything but hidden hands and the deck."""

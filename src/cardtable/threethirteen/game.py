@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from cardtable.cards import (
     CARD_NAMES,
@@ -27,18 +28,12 @@ from cardtable.core import (
     Game,
     IllegalActionError,
     MoveEvent,
+    Observation,
     OptionsError,
     OptionSpec,
     State,
 )
-from cardtable.threethirteen.deduce import resample
 from cardtable.threethirteen.melds import MeldSolver, pack_hand, solver
-from cardtable.threethirteen.view import RoundResult as RoundResult  # re-exported
-from cardtable.threethirteen.view import ShownHand as ShownHand  # re-exported
-from cardtable.threethirteen.view import (
-    ThreeThirteenObservation as ThreeThirteenObservation,  # re-exported
-)
-from cardtable.threethirteen.view import observe, seat_view
 
 #: the game, declared once (RULES 3.1, 3.5, 3.7, 3.8)
 DECLARATION = Declaration(
@@ -116,6 +111,71 @@ def wild_rank(round_: int) -> int:
     return round_ + 1
 
 
+# ---------------------------------------------------------------- what a seat may know
+# (typed; built by view.py)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand as scored at the end of a round (3.7), in notation."""
+
+    melds: tuple[tuple[str, ...], ...]
+    deadwood: tuple[str, ...]
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The public result of the last round played (the view's ``last_round``)."""
+
+    round: int
+    went_out: int | None
+    #: every seat's hand as scored
+    hands: tuple[ShownHand, ...]
+    #: the penalty of each seat this round
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeThirteenObservation(Observation):
+    """What one seat (None: a spectator) may know of a Three Thirteen match; cards are ids."""
+
+    seat: int | None
+    round: int
+    deal_size: int
+    #: how many 52-card decks are in play
+    decks: int
+    #: the wild rank as a rank index (0 = ace .. 12 = king)
+    wild: int
+    dealer: int
+    #: the seat to act, None when the match is over
+    current_player: int | None
+    #: "draw", "discard" or "over"
+    phase: str
+    #: the seat's cards in display order; () for a spectator
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    #: the discard pile, top first
+    discard: tuple[int, ...]
+    #: 3.4 ruling: this round's one reshuffle is used
+    reshuffled: bool
+    #: per seat, the cards taken from the discard pile this round and still held
+    taken: tuple[tuple[int, ...], ...]
+    went_out: int | None
+    #: the melds shown by the player who went out
+    out_melds: tuple[tuple[int, ...], ...] | None
+    last_round: RoundResult | None
+    #: penalty totals of the rounds completed
+    scores: tuple[int, ...]
+    #: the score sheet: each completed round's penalties per seat, in order (public: they
+    #: are announced as each round ends); it lists the last ``len(round_scores)`` rounds
+    #: completed, all of them in a match dealt from round 1, those since the position in a
+    #: match set up later (the earlier rounds are only in the totals)
+    round_scores: tuple[tuple[int, ...], ...]
+    winners: tuple[int, ...]
+
+
 class ThreeThirteenGame(Game):
     """Three Thirteen with its options checked (RULES 3.1, 3.5, 3.7, 3.8)."""
 
@@ -142,9 +202,9 @@ class ThreeThirteenGame(Game):
 
     def setup(self, **position: Any) -> ThreeThirteenState:
         """The start of a round, as API.md's Positions say; omitted keys drawn from ``seed``."""
-        from cardtable.threethirteen.positions import setup
-
-        return setup(self, position)
+        state = super().setup(**position)
+        assert isinstance(state, ThreeThirteenState)
+        return state
 
     def _deal(self, rng: random.Random) -> ThreeThirteenState:
         dealer = rng.randrange(self.num_players)  # 3.2: the first dealer is chosen at random
@@ -479,22 +539,10 @@ class ThreeThirteenState(State):
     def _all_cards(self) -> list[int]:
         return [c for h in self._hands for c in h] + self._stock + self._discard + self._out_of_play
 
-    def _to_dict(self) -> dict[str, Any]:
-        from cardtable.threethirteen.positions import save
+    if TYPE_CHECKING:  # the game's view.py and deduce.py answer these (core.part)
+        def observation(self, seat: int | None) -> ThreeThirteenObservation: ...
 
-        return save(self)
-
-    @classmethod
-    def _from_dict(cls, game: Game, data: dict[str, Any]) -> ThreeThirteenState:
-        from cardtable.threethirteen.positions import load
-
-        assert isinstance(game, ThreeThirteenGame)
-        return load(game, data)
-
-    # what a seat sees (view.py) and can deduce (deduce.py)
-    observation = observe
-    _view = seat_view
-    resample = resample
+        def resample(self, seat: int, rng: random.Random) -> ThreeThirteenState: ...
 
     def __str__(self) -> str:
         """The table as a spectator sees it: no hand shows (log lines must not leak them)."""

@@ -2,76 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import cardtable.threethirteen.game as rules  # the game imports this module: read at call time
+import cardtable.threethirteen.game as rules
 from cardtable.cards import RANKS, card_name, card_names, sort_key
-from cardtable.core import Observation, check_seat
+from cardtable.core import check_seat
+from cardtable.threethirteen.game import RoundResult, ShownHand, ThreeThirteenObservation
 
 if TYPE_CHECKING:
     from cardtable.threethirteen.game import ThreeThirteenState
-
-
-@dataclass(frozen=True, slots=True)
-class ShownHand:
-    """A hand as scored at the end of a round (3.7), in notation."""
-
-    melds: tuple[tuple[str, ...], ...]
-    deadwood: tuple[str, ...]
-    penalty: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """The public result of the last round played (the view's ``last_round``)."""
-
-    round: int
-    went_out: int | None
-    #: every seat's hand as scored
-    hands: tuple[ShownHand, ...]
-    #: the penalty of each seat this round
-    scores: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ThreeThirteenObservation(Observation):
-    """What one seat (None: a spectator) may know of a Three Thirteen match; cards are ids."""
-
-    seat: int | None
-    round: int
-    deal_size: int
-    #: how many 52-card decks are in play
-    decks: int
-    #: the wild rank as a rank index (0 = ace .. 12 = king)
-    wild: int
-    dealer: int
-    #: the seat to act, None when the match is over
-    current_player: int | None
-    #: "draw", "discard" or "over"
-    phase: str
-    #: the seat's cards in display order; () for a spectator
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    #: the discard pile, top first
-    discard: tuple[int, ...]
-    #: 3.4 ruling: this round's one reshuffle is used
-    reshuffled: bool
-    #: per seat, the cards taken from the discard pile this round and still held
-    taken: tuple[tuple[int, ...], ...]
-    went_out: int | None
-    #: the melds shown by the player who went out
-    out_melds: tuple[tuple[int, ...], ...] | None
-    last_round: RoundResult | None
-    #: penalty totals of the rounds completed
-    scores: tuple[int, ...]
-    #: the score sheet: each completed round's penalties per seat, in order (public: they
-    #: are announced as each round ends); it lists the last ``len(round_scores)`` rounds
-    #: completed, all of them in a match dealt from round 1, those since the position in a
-    #: match set up later (the earlier rounds are only in the totals)
-    round_scores: tuple[tuple[int, ...], ...]
-    winners: tuple[int, ...]
 
 
 def observe(state: ThreeThirteenState, seat: int | None) -> ThreeThirteenObservation:

@@ -271,6 +271,15 @@ def position_cards(what: str, cards: Any) -> list[int]:
     return out
 
 
+def position_seat_lists(what: str, value: Any, n: int) -> list[list[int]] | None:
+    """One card list per seat from a ``setup`` position (None when it is not given)."""
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple) or len(value) != n:
+        raise PositionError(f"{what} must be a list of {n} card lists, one per seat")
+    return [position_cards(f"{what}[{seat}]", cards) for seat, cards in enumerate(value)]
+
+
 def position_seat(what: str, value: Any, num_players: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < num_players:
         raise PositionError(f"{what} must be a seat from 0 to {num_players - 1}, not {value!r}")
@@ -701,6 +710,13 @@ class State:
         new = self.clone()
         new.apply(action)
         return new
+
+    def legal_notations(self, seat: int | None) -> list[str]:
+        """The view's ``legal``: the notation of every legal move when ``seat`` is to act,
+        else none (a spectator's, and a seat's that waits)."""
+        if seat is None or seat != self.current_player:
+            return []
+        return [a.notation for a in self.legal_actions()]
 
     def view(self, seat: int | None, history: bool = True) -> dict[str, Any]:
         """What ``seat`` may know as JSON-able data (None: a spectator).

@@ -84,8 +84,7 @@ def seat_view(state: DrawBridgeState, seat: int | None) -> dict[str, Any]:
         "current_player": obs.current_player,
         "is_terminal": obs.current_player is None,
         "winners": list(obs.winners),
-        "legal": [a.notation for a in state.legal_actions()]
-        if seat is not None and seat == obs.current_player else [],
+        "legal": state.legal_notations(seat),
         "hand": card_names(cards_of(obs.hand)),
         "deduced_hand": deduced,
         "hand_sizes": list(obs.hand_sizes),

@@ -19,6 +19,7 @@ from cardtable.core import (
     new_rng,
     position_cards,
     position_seat,
+    position_seat_lists,
     restore_base,
     unknown_keys,
 )
@@ -49,10 +50,11 @@ def build(game: SequenceGame, position: dict[str, Any], rng: random.Random,
     sequences = _position_sequences(position.get("sequences", []), board, game.teams)
     _check_sequences(sequences, board, game, over)
 
-    discards = _seat_lists("discards", position.get("discards"), n) or [[] for _ in range(n)]
+    discards = (position_seat_lists("discards", position.get("discards"), n)
+                or [[] for _ in range(n)])
     for pile in discards:
         pile.reverse()  # given top first; kept with the top at the end
-    hands = _seat_lists("hands", position.get("hands"), n)
+    hands = position_seat_lists("hands", position.get("hands"), n)
     used = [c for pile in discards for c in pile] + [c for h in hands or [] for c in h]
     deck = position_cards("deck", position["deck"]) if "deck" in position else None
     check_card_supply(used + (deck or []), DECKS)
@@ -104,13 +106,6 @@ def _position_cell(text: Any) -> int:
     except ValueError as exc:
         raise PositionError(str(exc)) from None
 
-
-def _seat_lists(what: str, value: Any, n: int) -> list[list[int]] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list | tuple) or len(value) != n:
-        raise PositionError(f"{what} must be a list of {n} card lists, one per seat")
-    return [position_cards(f"{what}[{seat}]", cards) for seat, cards in enumerate(value)]
 
 
 def _position_sequences(

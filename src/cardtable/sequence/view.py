@@ -59,7 +59,6 @@ def shared_seat_view(state: SequenceState, seat: int | None,
     public = shared.get("sequence")
     if public is None:
         public = shared["sequence"] = _public_view(state)
-    current = public["current_player"]
     return {
         "game": "sequence",
         "seat": seat,
@@ -67,8 +66,7 @@ def shared_seat_view(state: SequenceState, seat: int | None,
         "teams": game.teams,
         "hand": [] if seat is None else sorted([CARD_NAMES[c] for c in state._hands[seat]]),
         **public,
-        "legal": [str(a) for a in state.legal_actions()]
-        if seat is not None and seat == current else [],
+        "legal": state.legal_notations(seat),
         # 2.4.1: the seat's own cards whose two cells are covered (any turn)
         "dead_cards": [] if seat is None else card_names(state.dead_cards(seat)),
     }

@@ -20,6 +20,7 @@ from cardtable.core import (
     new_rng,
     position_cards,
     position_seat,
+    position_seat_lists,
     restore_base,
     unknown_keys,
 )
@@ -45,7 +46,7 @@ def setup(game: ThreeThirteenGame, position: dict[str, Any]) -> ThreeThirteenSta
     dealer = (position_seat("dealer", position["dealer"], n) if "dealer" in position
               else rng.randrange(n))
     scores = _position_scores(position.get("scores"), n)
-    hands = _seat_lists("hands", position.get("hands"), n)
+    hands = position_seat_lists("hands", position.get("hands"), n)
     stock = position_cards("stock", position["stock"]) if "stock" in position else None
     discard = position_cards("discard", position["discard"]) if "discard" in position \
         else None
@@ -86,13 +87,6 @@ def _position_scores(value: Any, n: int) -> list[int]:
         raise PositionError(f"scores must be a list of {n} penalty totals (integers from 0 up)")
     return list(value)
 
-
-def _seat_lists(what: str, value: Any, n: int) -> list[list[int]] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list | tuple) or len(value) != n:
-        raise PositionError(f"{what} must be a list of {n} card lists, one per seat")
-    return [position_cards(f"{what}[{seat}]", cards) for seat, cards in enumerate(value)]
 
 
 def save(state: ThreeThirteenState) -> dict[str, Any]:
@@ -138,7 +132,7 @@ def _restore(game: ThreeThirteenGame, data: dict[str, Any]) -> ThreeThirteenStat
     n = game.num_players
     round_ = check_int("round", data["round"], allowed=range(1, ROUNDS + 1))
     assert round_ is not None
-    hands = _saved_seat_lists("hands", data["hands"], n)
+    hands = _savedposition_seat_lists("hands", data["hands"], n)
     stock = position_cards("stock", data["stock"])[::-1]
     discard = position_cards("discard", data["discard"])[::-1]
     out_of_play = position_cards("out_of_play", data["out_of_play"])
@@ -158,8 +152,8 @@ def _restore(game: ThreeThirteenGame, data: dict[str, Any]) -> ThreeThirteenStat
     state._went_out = None if went_out is None else position_seat("went_out", went_out, n)
     state._out_melds = _saved_melds(data["out_melds"])
     state._turns_left = check_int("turns_left", data["turns_left"], allowed=range(n)) or 0
-    state._taken = _saved_seat_lists("taken", data["taken"], n)
-    state._drawn = _saved_seat_lists("drawn", data["drawn"], n)
+    state._taken = _savedposition_seat_lists("taken", data["taken"], n)
+    state._drawn = _savedposition_seat_lists("drawn", data["drawn"], n)
     state._reshuffle_pile = sorted(position_cards("reshuffle_pile", data["reshuffle_pile"]))
     state._last_round = _saved_last_round(data["last_round"], n)
     state._round_scores = _saved_round_scores(data, state._last_round, n)
@@ -243,9 +237,9 @@ def _check_restored(state: ThreeThirteenState) -> None:
                                 f"total {state._totals[s]} in scores")
 
 
-def _saved_seat_lists(what: str, value: Any, n: int) -> list[list[int]]:
+def _savedposition_seat_lists(what: str, value: Any, n: int) -> list[list[int]]:
     """One card list per seat, required (null is refused)."""
-    lists = _seat_lists(what, value, n)
+    lists = position_seat_lists(what, value, n)
     if lists is None:
         raise PositionError(f"{what} must be a list of {n} card lists, one per seat, not null")
     return lists

@@ -84,7 +84,7 @@ def seat_view(state: ThreeThirteenState, seat: int | None) -> dict[str, Any]:
         "dealer": obs.dealer,
         "current_player": obs.current_player,
         "phase": obs.phase,
-        "legal": [str(a) for a in state.legal_actions()] if to_act else [],
+        "legal": state.legal_notations(seat),
         "going_out": going_out,
         "reshuffled": obs.reshuffled,
         "taken": [card_names(t) for t in obs.taken],

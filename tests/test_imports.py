@@ -142,9 +142,9 @@ def test_the_arena_and_training_sit_above_the_table_and_the_bots() -> None:
     table, the arena or training, which build on them."""
     edges = graph()
     assert set(edges["bots"]) <= {ENGINE, "vector"}, edges["bots"]
-    assert {"table", "bots"} <= set(edges["arena"]) and "bots" in edges["training"]
-    for low in ("bots", "table", "records"):
-        assert not {"arena", "training"} & set(edges.get(low, {})), edges[low]
+    assert {"table", "bots"} <= set(edges["arena"]) and "bots" in edges["train"]
+    for low in ("bots", "table", "records", "vector", "envs"):
+        assert not {"arena", "train"} & set(edges.get(low, {})), edges[low]
 
 
 @pytest.mark.parametrize("game", sorted(ENGINE_PARTS - {"cardtable", "core", "cards"}))

@@ -21,7 +21,7 @@ from cardtable.bots.sequence_learned import (
     move_scores,
 )
 from cardtable.core import OptionsError
-from cardtable.training import sequence as train_sequence
+from cardtable.train import evolve as train_sequence
 
 
 def test_the_shipped_weights_load() -> None:

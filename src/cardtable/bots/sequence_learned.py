@@ -6,7 +6,7 @@ full they are; jacks spent; chips a one-eyed jack takes off) and what the heuris
 not see: whether the opponent can still reach the cell (copies of its card not yet seen),
 which empty cells of the windows the seat's remaining cards can fill, and double threats.
 The bot plays the move with the highest weighted sum, ties broken at random. The weights
-ship in ``data/sequence_weights.json``; ``python -m cardtable.training.sequence`` makes
+ship in ``data/sequence_weights.json``; ``python -m cardtable.train.evolve`` makes
 them again (docs/bots.md).
 """
 

@@ -1,4 +1,4 @@
-"""The batched training example (cardtable.vector.train) runs end to end on a tiny budget."""
+"""The batched training example (cardtable.train.actor_critic) runs end to end on a tiny budget."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("numba", reason="the vector extra is not installed: pip install "
                     "'cardtable[vector]'")
 
-from cardtable.vector import train  # noqa: E402
+from cardtable.train import actor_critic as train  # noqa: E402
 
 
 def test_training_writes_a_curve_with_paired_intervals(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ plays ``--eval-deals`` deals against ``random`` (the batched engine) and ``heuri
 (the scalar engine and bot), each deal twice with the seats swapped; the score is the mean
 over deals (a win 1, a draw 1/2) with its 95% interval paired over deals::
 
-    python -m cardtable.vector.train --steps 20000000 --out curve.json --plot curve.png
+    python -m cardtable.train.actor_critic --steps 20000000 --out curve.json --plot curve.png
 
 NumPy only (``--plot`` needs matplotlib). The curve depends on ``--seed`` alone.
 """

@@ -7,8 +7,8 @@ deals: every generation draws fresh deals, plays each pair of mirrored perturbat
 proportion to how much better the + side scored than the - side. The result depends on
 the seed only (not on the number of worker processes)::
 
-    python -m cardtable.training.sequence --seed 1 --out stage1.json
-    python -m cardtable.training.sequence --seed 2 --generations 12 --start stage1.json \
+    python -m cardtable.train.evolve --seed 1 --out stage1.json
+    python -m cardtable.train.evolve --seed 2 --generations 12 --start stage1.json \
         --out src/cardtable/bots/data/sequence_weights.json
 """
 

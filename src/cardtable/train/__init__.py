@@ -1,0 +1,9 @@
+"""Training: the code that makes agents and the learned bots' weights (the bots themselves,
+and the weights they ship with, are in ``cardtable.bots``). It sits above the bots, the
+environments and the batched engines, and nothing below imports it.
+
+- ``cardtable.train.evolve``: the evolution strategy behind the learned Sequence bot's
+  ``bots/data/sequence_weights.json`` (``python -m cardtable.train.evolve``).
+- ``cardtable.train.actor_critic``: a small Sequence policy trained on the batched engine
+  (``python -m cardtable.train.actor_critic``; docs/training.md).
+"""

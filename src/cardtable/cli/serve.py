@@ -29,6 +29,9 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--clock-timeouts", default=3, show_default=True, type=click.IntRange(1, 100),
               help="timeouts in a row after which a bot plays a seat with a clock until "
               "its person is back (a table's clock may say otherwise)")
+@click.option("--catch-up-limit", default=500, show_default=True, type=click.IntRange(0, 1000),
+              help="missed moves a connection is sent as events; past this it gets the "
+              "table as it is now instead (0: always)")
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
@@ -41,7 +44,7 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--open", "open_browser", is_flag=True,
               help="open the lobby in your web browser once the server is up")
 def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
-          http_rate: float, chat_rate: float, clock_timeouts: int,
+          http_rate: float, chat_rate: float, clock_timeouts: int, catch_up_limit: int,
           no_access_log: bool, owner: str | None,
           close_waiting_after: float, adjourn_after: float, open_browser: bool) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
@@ -61,6 +64,7 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
                         chat_rate=chat_rate, clock_timeouts=clock_timeouts,
+                        catch_up_limit=catch_up_limit,
                         close_waiting_after=close_waiting_after or None,
                         adjourn_after=adjourn_after or None)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)

@@ -443,7 +443,8 @@ class Muted(Out):
 
 class Welcome(Out):
     """First message of every connection; ``chat`` the last lines it may read (oldest
-    first), ``muted`` the seats its seat muted."""
+    first), ``muted`` the seats its seat muted; ``skipped`` only when the connection
+    missed more moves than the server sends as events (``--catch-up-limit``)."""
 
     type: Literal["welcome"] = "welcome"
     seat: int | None
@@ -452,6 +453,9 @@ class Welcome(Out):
     table: TableSummary
     chat: list[ChatLine] | None = None
     muted: list[int] | None = None
+    #: the missed moves not sent as events (versions ``since`` + 1 to ``version``): the
+    #: view is the seat's view now, a snapshot in their place
+    skipped: int | None = None
 
 
 class Event(Out):

@@ -217,8 +217,7 @@ class TableService:
                               chat=room.chat_history(conn, self.settings.chat_history))
             if conn.seat is not None:
                 welcome.muted = sorted(room.mutes.get(conn.seat, ()))
-            conn.push(welcome)
-            self.pipeline.catch_up(room, conn, since)
+            self.pipeline.catch_up(room, conn, welcome, since)
             room.presence()
         if conn.seat is not None:
             await self.back(room, conn.seat)

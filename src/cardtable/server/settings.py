@@ -18,6 +18,10 @@ class Settings:
     http_burst: float = 60.0
     max_tables: int = 5_000          # unfinished tables held at once
     max_queue: int = 2_000           # unsent messages before a connection is dropped
+    # missed moves a new connection is sent as events; past this its welcome is a
+    # snapshot instead (Welcome.skipped), so that opening a long table never fills the
+    # queue: at most half of max_queue, leaving room for what follows
+    catch_up_limit: int = 500
     hint_budget: dict[str, Any] = field(default_factory=lambda: {"iterations": 300})
     takeover_tick: float = 0.25      # seconds between checks for away players and clocks
     # timeouts in a row after which a seat with a clock is taken over (a table's clock
@@ -38,3 +42,8 @@ class Settings:
     # seconds closes; a playing one with nobody connected for this long is adjourned
     close_waiting_after: float | None = 3600.0
     adjourn_after: float | None = 900.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.catch_up_limit <= self.max_queue // 2:
+            raise ValueError(f"catch_up_limit is 0 to {self.max_queue // 2} (half of "
+                             f"max_queue), not {self.catch_up_limit}")

@@ -47,10 +47,25 @@ def test_a_record_file_replays_with_its_table() -> None:
     (b"\xff\xfe not text", "not a JSON file"),
     (b"{}", "not a cardtable game record"),
     (b"[1, 2]", "a record is a JSON object"),
+    # Python's JSON reader recurses: far too deep it gives up, a little too deep is read
+    (b"[" * 100_000 + b"]" * 100_000, "nest more than 32 deep"),
+    (b'{"a":' * 50_000, "nest more than 32 deep"),
+    (b'{"format": "cardtable-record", "seats": ' + b"[" * 33 + b"]" * 33 + b"}",
+     "nest more than 32 deep"),
 ])
 def test_a_bad_file_is_refused_with_what_is_wrong(body: bytes, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         record_replay_json(body)
+
+
+def test_a_record_with_a_start_position_is_not_too_deep() -> None:
+    state = cardtable.new_game("threethirteen", players=3).deal(seed=2)
+    first = state.clone()
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    record = records.record_of(state, start=first)
+    assert records.loads(json.dumps(record.to_json())) == record.to_json()
+    assert len(record_replay_json(text_of(record))["positions"]) == len(record.actions) + 1
 
 
 def test_an_unfinished_or_broken_record_is_refused() -> None:

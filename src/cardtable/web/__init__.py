@@ -91,13 +91,13 @@ def levels_json() -> dict[str, Any]:
 
 def record_of_file(body: bytes) -> records.Record:
     """The record in a file's bytes; RecordError (a ValueError) when they are not UTF-8
-    JSON (saying so of a PBN export) or not a cardtable record."""
+    JSON (saying so of a PBN export), nest too deep or are not a cardtable record."""
     import json
 
     from cardtable import records
 
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = records.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         text = body[:200].decode("utf-8", "replace")
         if "[Event " in text or "[Deal " in text:

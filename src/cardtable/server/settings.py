@@ -38,3 +38,6 @@ class Settings:
     # seconds closes; a playing one with nobody connected for this long is adjourned
     close_waiting_after: float | None = 3600.0
     adjourn_after: float | None = 900.0
+    # the reverse proxies (addresses or networks) whose X-Forwarded-For and -Proto are
+    # believed; a request from anywhere else is its own address (none: every request's)
+    trusted_proxies: tuple[str, ...] = ()

@@ -247,6 +247,10 @@ ROWS: list[Row] = [
     record_file(None, "bad.json: cannot read it"),
     record_file("{not json", "bad.json: not a JSON file"),
     record_file("[1, 2]", "bad.json: a record is a JSON object, not list"),
+    record_file("[" * 33 + "]" * 33, "bad.json: the file's lists and objects nest more than "
+                "32 deep"),
+    record_file("[" * 100_000 + "]" * 100_000, "bad.json: the file's lists and objects nest "
+                "more than 32 deep"),
     # ------------------------------------------------ records.load: the fields
     record("finished", set_("format", "chess-pgn"), "not a cardtable game record"),
     record("finished", set_("version", 7), "record version 7 is not supported"),

@@ -1,6 +1,7 @@
 """What the HTTP side of a real ``cardtable serve`` does with hostile requests: record
 files nested thousands deep are refused (record/bad), never a 500; X-Forwarded-For is
-believed only from a ``--trusted-proxy``, so no one escapes the per-address limits."""
+believed only from a ``--trusted-proxy``, so no one escapes the per-address limits; every
+answer carries the security headers, and a JSON route takes only a JSON body."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from cardtable.cli import main
+from cardtable.server.headers import CONTENT_SECURITY_POLICY
 from tests.server.conftest import Server
+from tests.web.test_replay_file import finished_record, text_of
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +23,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder: Path = tmp_path_factory.mktemp("guard")
-    server = Server(f"sqlite:///{folder / 'guard.db'}", folder, "--no-access-log").start()
+    server = Server(f"sqlite:///{folder / 'guard.db'}", folder, "--http-rate", "1000",
+                    "--no-access-log").start()
     try:
         yield server
     finally:
@@ -80,3 +84,58 @@ def test_a_trusted_proxy_is_an_address_or_a_network() -> None:
     answer = CliRunner().invoke(main, ["serve", "--trusted-proxy", "10.0.0.0/8,proxy.lan"])
     assert answer.exit_code == 2
     assert "'proxy.lan' is not an IP address or network" in answer.output
+
+
+@pytest.mark.parametrize("path", ["/", "/t/x", "/rules", "/static/app.css",
+                                  "/static/js/app.js", "/api/games", "/api/tables/nothing",
+                                  "/nowhere"])
+def test_every_answer_carries_the_security_headers(guarded: Server, path: str) -> None:
+    answer = httpx.get(guarded.base + path, headers={"accept": "text/html"}, timeout=30)
+    assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+    assert "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+def refused_as(answer: httpx.Response) -> tuple[int, str]:
+    return answer.status_code, answer.json()["error"]["code"]
+
+
+@pytest.mark.parametrize("content_type", [
+    "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x", "application/jsonp", "text/json", None])
+def test_a_json_body_sent_as_anything_else_is_refused(guarded: Server,
+                                                      content_type: str | None) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    body = b'{"game": "sequence"}'
+    table = guarded.create("sequence", [{"kind": "person"}, {"kind": "person"}])["id"]
+    for path in ("/api/tables", f"/api/tables/{table}/seats/0", "/api/players",
+                 "/api/players/claim"):
+        answer = httpx.post(guarded.base + path, content=body, headers=headers, timeout=30)
+        assert refused_as(answer) == (415, "http/content-type"), (path, answer.text)
+        assert "application/json" in answer.json()["error"]["message"]
+    if content_type is not None:   # a form with nothing in it: refused too
+        answer = httpx.post(guarded.base + "/api/tables", headers=headers, timeout=30)
+        assert refused_as(answer) == (415, "http/content-type")
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8",
+                                          "Application/JSON", "application/merge-patch+json"])
+def test_a_json_body_is_taken_as_json(guarded: Server, content_type: str) -> None:
+    answer = httpx.post(guarded.base + "/api/tables", content=b'{"game": "sequence"}',
+                        headers={"content-type": content_type}, timeout=30)
+    assert answer.status_code == 201, answer.text
+    table = answer.json()["id"]
+    # no body, and so no type, is an empty request: a seat taken with its default name
+    taken = httpx.post(f"{guarded.base}/api/tables/{table}/seats/0", timeout=30)
+    assert taken.status_code == 200 and taken.json()["table"]["seats"][0]["name"] == "seat 0"
+
+
+def test_a_record_file_is_taken_whatever_its_type(guarded: Server) -> None:
+    # the page posts the file's text as it is (text/plain); curl --data-binary as a form
+    record = text_of(finished_record("sequence"))
+    for content_type in ("text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+                         "application/json"):
+        answer = httpx.post(guarded.base + "/api/replay", content=record,
+                            headers={"content-type": content_type}, timeout=60)
+        assert answer.status_code == 200 and answer.json()["game"] == "sequence"

@@ -144,7 +144,8 @@ def test_the_lobby_takes_a_dropped_file_and_a_bad_one_is_told(browser: Any, serv
     p.shot(shots, "replay-file-bad")
     # the PBN export is not a record: said so
     p.page.evaluate(drop, ["deal.pbn", '[Event "?"]\n[Deal "N:AKQ..."]\n'])
-    p.page.wait_for_function("document.querySelector('#record-error').textContent.includes('PBN')")
+    p.page.wait_for_function(
+        "() => document.querySelector('#record-error').textContent.includes('PBN')")
     # a record: its replay
     record = finished_record("sequence", seed=8)
     p.page.evaluate(drop, ["game.json", text_of(record).decode()])
@@ -158,6 +159,6 @@ def test_the_lobby_takes_a_dropped_file_and_a_bad_one_is_told(browser: Any, serv
     # the file button speaks the page's language: a label for the hidden input
     assert p.page.inner_text("#record-pick") == "Pick a file"
     p.page.select_option("#lang", "km")
-    p.page.wait_for_function("document.querySelector('#record-pick') && "
+    p.page.wait_for_function("() => document.querySelector('#record-pick') && "
                              "/[\u1780-\u17ff]/.test(document.querySelector('#record-pick').textContent)")
     p.close()

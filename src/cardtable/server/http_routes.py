@@ -1,7 +1,7 @@
 """The HTTP API under ``/api`` (docs/server.md; FastAPI's OpenAPI document at
 ``/api/openapi.json``, the WebSocket messages' JSON Schema at ``/api/ws-schema.json``).
 
-Request bodies are read here (at most ``max_body`` bytes) into their typed messages;
+Request bodies are read here (JSON, at most ``max_body`` bytes) into their typed messages;
 every answer is one of the typed messages, written as it is (a refusal is raised as a
 :class:`Refusal` and answered by the app's handler).
 """
@@ -31,8 +31,8 @@ from cardtable.server.messages import (
     SeatTaken,
     TableAnswer,
     TakeSeat,
-    parse_json,
     read,
+    request_json,
     ws_schema,
 )
 from cardtable.server.refusals import Refusal
@@ -78,18 +78,7 @@ def router(service: TableService) -> APIRouter:
     games_text = games().text()
 
     async def body_of(request: Request) -> Any:
-        limit = settings.max_body
-        declared = request.headers.get("content-length")
-        too_large = Refusal("message/too-large",
-                            f"a request body may hold at most {limit} bytes")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            raise too_large
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > limit:
-                raise too_large
-        return parse_json(raw, limit) if raw else {}
+        return await request_json(request, settings.max_body)
 
     def with_invites(request: Request, room: Room) -> TableAnswer:
         base = str(request.base_url).rstrip("/")

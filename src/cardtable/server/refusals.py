@@ -35,6 +35,7 @@ CODES: dict[str, int] = {
     "chat/rate": 429,
     "http/not-found": 404,
     "http/method": 405,
+    "http/content-type": 415,   # a JSON route's body sent as a form, text/plain or untyped
     "server/error": 500,
 }
 

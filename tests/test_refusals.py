@@ -31,7 +31,7 @@ from cardtable.cards import CARD_NAMES
 from cardtable.cli import main
 from cardtable.drawbridge import solver
 from cardtable.web import record_of_file
-from cardtable.web.replay import replay_json, review_json
+from cardtable.web.replay import MAX_ACTIONS, replay_json, review_json
 from tests.test_loading import play_to, put
 
 PACKAGE = Path(cardtable.__file__).resolve().parent
@@ -188,6 +188,13 @@ def record(where: str, change: Change, message: str) -> Row:
         change(data)
         return load_file(folder, json.dumps(data))
     return Row(f"record {where}: {message}", load, message, records.RecordError, cli=True)
+
+
+def too_many_moves() -> records.Record:
+    """A finished Sequence game's record with its moves repeated past MAX_ACTIONS."""
+    record = records.record_of(play_to(cardtable.new_game("sequence"), 1, -1))
+    record.actions = record.actions * (MAX_ACTIONS // len(record.actions) + 1)
+    return record
 
 
 def record_file(text: str | None, message: str) -> Row:
@@ -533,6 +540,11 @@ ROWS: list[Row] = [
     Row("review: a game not over", lambda _: review_json(
         records.record_of(cardtable.new_game("drawbridge").deal(seed=1))),
         "only a finished game is reviewed: its hands are then open", records.RecordError),
+    Row("replay: a game of too many moves", lambda _: replay_json(too_many_moves()),
+        "a replay takes games of at most 6,000 moves; this one has", records.RecordError),
+    Row("review: a match of too many deals", lambda _: review_json(records.record_of(
+        play_to(cardtable.new_game("drawbridge"), 1, -1))),
+        "a review takes matches of at most 40 deals; this one has 56", records.RecordError),
     Row("a record file: a PBN export", lambda _: record_of_file(b'[Event "?"]\n[Deal "N:"]'),
         "this is a PBN export, which cannot be replayed", records.RecordError),
     Row("a record file: not JSON", lambda _: record_of_file(b"\xff\xfe not text"),

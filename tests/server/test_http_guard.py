@@ -1,12 +1,17 @@
 """What the HTTP side of a real ``cardtable serve`` does with hostile requests: record
 files nested thousands deep are refused (record/bad), never a 500; X-Forwarded-For is
 believed only from a ``--trusted-proxy``, so no one escapes the per-address limits; every
-answer carries the security headers, and a JSON route takes only a JSON body."""
+answer carries the security headers, and a JSON route takes only a JSON body; a replay
+or review of a game too long is refused at once, and a finished table's is worked out
+once."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -15,7 +20,7 @@ from click.testing import CliRunner
 from cardtable.cli import main
 from cardtable.server.headers import CONTENT_SECURITY_POLICY
 from tests.server.conftest import Server
-from tests.web.test_replay_file import finished_record, text_of
+from tests.web.test_replay_file import finished_record, long_match, padded, text_of
 
 pytestmark = pytest.mark.slow
 
@@ -139,3 +144,36 @@ def test_a_record_file_is_taken_whatever_its_type(guarded: Server) -> None:
         answer = httpx.post(guarded.base + "/api/replay", content=record,
                             headers={"content-type": content_type}, timeout=60)
         assert answer.status_code == 200 and answer.json()["game"] == "sequence"
+
+
+@pytest.mark.parametrize(("route", "body", "words"), [
+    ("/api/review", lambda: text_of(long_match()), "at most 40 deals; this one has 56"),
+    ("/api/replay", lambda: padded(finished_record("sequence"), 6001), "at most 6,000 moves"),
+    ("/api/review", lambda: padded(finished_record("drawbridge", target=1), 6001),
+     "at most 6,000 moves"),
+], ids=["review-deals", "replay-moves", "review-moves"])
+def test_a_record_too_long_is_refused_at_once(guarded: Server, route: str, body: Any,
+                                              words: str) -> None:
+    content = body()
+    began = time.monotonic()
+    answer = httpx.post(guarded.base + route, content=content, timeout=30)
+    assert time.monotonic() - began < 5
+    assert refused_as(answer) == (413, "record/too-long")
+    assert words in answer.json()["error"]["message"]
+
+
+def test_a_finished_tables_replay_is_the_same_for_everyone(guarded: Server) -> None:
+    table = guarded.create("sequence", [{"kind": "bot", "bot": "random"}] * 2)["id"]
+    end = time.monotonic() + 60
+    while guarded.get(f"/api/tables/{table}").json()["status"] != "over":
+        assert time.monotonic() < end, "two random bots did not finish a Sequence game"
+        time.sleep(0.2)
+    with ThreadPoolExecutor(6) as pool:
+        got = list(pool.map(lambda _: guarded.get(f"/api/tables/{table}/replay"), range(6)))
+    assert all(answer.status_code == 200 for answer in got)
+    assert len({answer.content for answer in got}) == 1
+    record = guarded.get(f"/api/tables/{table}/record.json").json()
+    assert len(got[0].json()["positions"]) == len(record["actions"]) + 1
+    review = guarded.get(f"/api/tables/{table}/review")
+    assert review.json() == {"game": "sequence", "deals": []}
+    assert review.headers["content-type"] == "application/json"

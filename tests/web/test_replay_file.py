@@ -6,6 +6,8 @@ in a real browser against a real ``cardtable serve``; a bad file gets a clear me
 from __future__ import annotations
 
 import json
+import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 import cardtable
 from cardtable import bots, records
 from cardtable.web import record_replay_json, record_review_json
+from cardtable.web.replay import MAX_ACTIONS, MAX_DEALS, RecordTooLong
 from tests.web.test_browser import Player
 
 
@@ -31,6 +34,22 @@ def finished_record(game: str, seed: int = 5, **options: Any) -> records.Record:
 
 def text_of(record: records.Record) -> bytes:
     return json.dumps(record.to_json(), indent=1).encode()
+
+
+def long_match() -> records.Record:
+    """A Draw Bridge match to 100 of random moves: 56 deals in 3,195 moves."""
+    state = cardtable.new_game("drawbridge").deal(seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    return records.record_of(state)
+
+
+def padded(record: records.Record, moves: int) -> bytes:
+    """The record's file with its moves repeated to ``moves`` (it no longer replays)."""
+    data = record.to_json()
+    data["actions"] = (data["actions"] * (moves // len(data["actions"]) + 1))[:moves]
+    return json.dumps(data).encode()
 
 
 def test_a_record_file_replays_with_its_table() -> None:
@@ -64,8 +83,27 @@ def test_a_record_with_a_start_position_is_not_too_deep() -> None:
     while not state.is_terminal:
         state.apply(state.legal_actions()[0])
     record = records.record_of(state, start=first)
-    assert records.loads(json.dumps(record.to_json())) == record.to_json()
+    text = json.dumps(record.to_json())
+    assert records.loads(text) == json.loads(text)
     assert len(record_replay_json(text_of(record))["positions"]) == len(record.actions) + 1
+
+
+def test_a_review_of_too_many_deals_is_refused_at_once() -> None:
+    record = long_match()
+    assert len(record.actions) <= MAX_ACTIONS and MAX_DEALS < 56
+    began = time.monotonic()
+    with pytest.raises(RecordTooLong, match="at most 40 deals; this one has 56"):
+        record_review_json(text_of(record))
+    assert time.monotonic() - began < 5       # the deals counted, none reviewed
+
+
+@pytest.mark.parametrize("answer", [record_replay_json, record_review_json])
+def test_a_record_of_too_many_moves_is_refused_before_it_is_replayed(answer: Any) -> None:
+    body = padded(finished_record("drawbridge", target=1), MAX_ACTIONS + 1)
+    began = time.monotonic()
+    with pytest.raises(RecordTooLong, match="at most 6,000 moves; this one has 6,001"):
+        answer(body)
+    assert time.monotonic() - began < 1
 
 
 def test_an_unfinished_or_broken_record_is_refused() -> None:

@@ -29,6 +29,7 @@ CODES: dict[str, int] = {
     "player/not-found": 404,
     "player/bad-code": 404,
     "record/bad": 400,          # POST /api/replay (cardtable.web): not a finished record
+    "record/too-long": 413,     # a replay or review of more moves or deals than it takes
     "chat/off": 403,
     "chat/bad": 422,
     "chat/too-long": 413,

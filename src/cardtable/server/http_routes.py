@@ -82,7 +82,7 @@ class Kept:
 
     def _done(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
         if done.cancelled() or done.exception() is not None:
-            del self.answers[key]
+            self.answers.pop(key, None)
             return
         self.size += len(done.result())
         for old in [k for k, answer in self.answers.items() if answer.done()]:

@@ -1,5 +1,5 @@
 """Opening a long table (issue 35): a connection that missed more moves than
-``--catch-up-limit`` (default 500) gets a welcome whose view is a snapshot, marked
+``--catch-up-limit`` (default 1,000) gets a welcome whose view is a snapshot, marked
 ``skipped``, instead of the events, so a table of any length opens; a smaller gap gets
 its events exactly as before. The tables are written straight into the store (random
 Draw Bridge moves, 20,000 and more), then opened on a real ``cardtable serve``."""
@@ -27,7 +27,7 @@ from tests.server.conftest import Client, Server
 
 LONG = 20_000
 SHORT = 1_000               # a table in play, long enough for a snapshot
-LIMIT = 500                 # Settings.catch_up_limit's default
+LIMIT = 1000                # Settings.catch_up_limit's default
 TOKENS = ("seat-zero-token", "seat-one-token")
 # Draw Bridge to 300 points, random moves from seed 1: the match ends after 30,117 moves
 OPTIONS = {"target": 300}

@@ -29,7 +29,7 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--clock-timeouts", default=3, show_default=True, type=click.IntRange(1, 100),
               help="timeouts in a row after which a bot plays a seat with a clock until "
               "its person is back (a table's clock may say otherwise)")
-@click.option("--catch-up-limit", default=500, show_default=True, type=click.IntRange(0, 1000),
+@click.option("--catch-up-limit", default=1000, show_default=True, type=click.IntRange(0, 1000),
               help="missed moves a connection is sent as events; past this it gets the "
               "table as it is now instead (0: always)")
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
@@ -41,12 +41,17 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--adjourn-after", default=900.0, show_default=True, metavar="SECONDS",
               type=click.FloatRange(0), help="adjourn a game in play when nobody has been "
               "at its table for this long; it plays on when a player comes back (0: never)")
+@click.option("--trusted-proxy", "trusted_proxies", metavar="ADDR", multiple=True,
+              callback=lambda _ctx, _param, values: proxy_addresses(values),
+              help="a reverse proxy's address or network (repeat it, or a comma list) "
+              "whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
 @click.option("--open", "open_browser", is_flag=True,
               help="open the lobby in your web browser once the server is up")
 def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
           http_rate: float, chat_rate: float, clock_timeouts: int, catch_up_limit: int,
           no_access_log: bool, owner: str | None,
-          close_waiting_after: float, adjourn_after: float, open_browser: bool) -> None:
+          close_waiting_after: float, adjourn_after: float,
+          trusted_proxies: tuple[str, ...], open_browser: bool) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
 
     \b
@@ -66,7 +71,8 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
                         chat_rate=chat_rate, clock_timeouts=clock_timeouts,
                         catch_up_limit=catch_up_limit,
                         close_waiting_after=close_waiting_after or None,
-                        adjourn_after=adjourn_after or None)
+                        adjourn_after=adjourn_after or None,
+                        trusted_proxies=trusted_proxies)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
     if open_browser:
         if port == 0:
@@ -78,6 +84,25 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
         run(settings, host=host, port=port, access_log=not no_access_log)
     except SchemaError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def proxy_addresses(values: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``--trusted-proxy`` values, each an IP address or network (``10.0.0.0/8``),
+    commas splitting one into several; BadParameter for anything else (uvicorn would
+    take a misspelt address as a name that never matches)."""
+    import ipaddress
+
+    found = []
+    for value in values:
+        for item in filter(None, (part.strip() for part in value.split(","))):
+            try:
+                found.append(str(ipaddress.ip_network(item, strict=False)
+                                 if "/" in item else ipaddress.ip_address(item)))
+            except ValueError:
+                raise click.BadParameter(f"{item!r} is not an IP address or network "
+                                         "(such as 127.0.0.1, ::1 or 10.0.0.0/8)",
+                                         param_hint="--trusted-proxy") from None
+    return tuple(found)
 
 
 def open_when_up(url: str, wait: float = 30.0) -> threading.Thread:

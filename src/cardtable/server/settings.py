@@ -21,7 +21,7 @@ class Settings:
     # missed moves a new connection is sent as events; past this its welcome is a
     # snapshot instead (Welcome.skipped), so that opening a long table never fills the
     # queue: at most half of max_queue, leaving room for what follows
-    catch_up_limit: int = 500
+    catch_up_limit: int = 1000
     hint_budget: dict[str, Any] = field(default_factory=lambda: {"iterations": 300})
     takeover_tick: float = 0.25      # seconds between checks for away players and clocks
     # timeouts in a row after which a seat with a clock is taken over (a table's clock
@@ -42,6 +42,9 @@ class Settings:
     # seconds closes; a playing one with nobody connected for this long is adjourned
     close_waiting_after: float | None = 3600.0
     adjourn_after: float | None = 900.0
+    # the reverse proxies (addresses or networks) whose X-Forwarded-For and -Proto are
+    # believed; a request from anywhere else is its own address (none: every request's)
+    trusted_proxies: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 <= self.catch_up_limit <= self.max_queue // 2:

@@ -93,7 +93,6 @@ def die_with_parent(use_kernel: bool = True) -> None:
                      name="die-with-parent").start()
 
 
-
 class Jobs:
     """The process pool, shared fairly (:class:`FairPool`), and the bot task of each
     room."""

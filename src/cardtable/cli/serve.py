@@ -19,7 +19,20 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
               help="address to listen on (0.0.0.0: every interface)")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--bot-workers", default=2, show_default=True, type=click.IntRange(1, 64),
-              help="processes that compute bot moves and hints")
+              help="processes that compute searching bots' moves and hints (one more "
+              "is kept for the quick bots)")
+@click.option("--max-bot-seconds", default=2.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(0.01, 3600), help="the longest a table's bot may think "
+              "a move")
+@click.option("--max-bot-iterations", default=5_000, show_default=True,
+              type=click.IntRange(1, 10_000_000),
+              help="the most iterations a table's searching bot may take a move")
+@click.option("--bot-jobs-per-address", default=1, show_default=True,
+              type=click.IntRange(1, 64), help="bot searches and hints running at once for "
+              "one client address (keep it under --bot-workers)")
+@click.option("--bot-tables-per-address", default=2, show_default=True,
+              type=click.IntRange(0, 10_000), help="tables of bots alone playing at once "
+              "for one client address")
 @click.option("--ws-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
               help="WebSocket messages a second per connection")
 @click.option("--http-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
@@ -47,8 +60,10 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
               "whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
 @click.option("--open", "open_browser", is_flag=True,
               help="open the lobby in your web browser once the server is up")
-def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
-          http_rate: float, chat_rate: float, clock_timeouts: int, catch_up_limit: int,
+def serve(db_url: str | None, host: str, port: int, bot_workers: int,
+          max_bot_seconds: float, max_bot_iterations: int, bot_jobs_per_address: int,
+          bot_tables_per_address: int, ws_rate: float, http_rate: float, chat_rate: float,
+          clock_timeouts: int, catch_up_limit: int,
           no_access_log: bool, owner: str | None,
           close_waiting_after: float, adjourn_after: float,
           trusted_proxies: tuple[str, ...], open_browser: bool) -> None:
@@ -65,7 +80,10 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
     from cardtable.store import SchemaError, default_url, safe_url
 
     url = db_url or default_url()
-    settings = Settings(db_url=url, bot_workers=bot_workers, ws_rate=ws_rate,
+    settings = Settings(db_url=url, bot_workers=bot_workers, max_bot_seconds=max_bot_seconds,
+                        max_bot_iterations=max_bot_iterations,
+                        bot_jobs_per_address=bot_jobs_per_address,
+                        bot_tables_per_address=bot_tables_per_address, ws_rate=ws_rate,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
                         chat_rate=chat_rate, clock_timeouts=clock_timeouts,

@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 import cardtable
 from cardtable import bots, records
+from cardtable.server.limits import client_address
 from cardtable.server.messages import (
     CreateTable,
     ErrorBody,
@@ -149,7 +150,7 @@ def router(service: TableService) -> APIRouter:
     async def create(request: Request) -> Response:
         """A new table (every seat a bot's: it plays at once)."""
         body = read(CreateTable, await body_of(request), "options/bad", "a table request")
-        room = await service.create(body)
+        room = await service.create(body, client_address(request.scope))
         return answer(with_invites(request, room), 201)
 
     @routes.get("/tables", response_model=Lobby)

@@ -24,6 +24,7 @@ CODES: dict[str, int] = {
     "message/too-large": 413,
     "limit/rate": 429,
     "limit/tables": 503,
+    "limit/bot-tables": 429,    # tables of bots alone playing for one address
     "record/no-format": 404,
     "player/bad-key": 401,
     "player/not-found": 404,

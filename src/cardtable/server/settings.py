@@ -9,7 +9,8 @@ from typing import Any
 @dataclass
 class Settings:
     db_url: str
-    bot_workers: int = 2
+    bot_workers: int = 2             # processes for bot searches and hints, and this
+    light_workers: int = 1           # many more kept for the light bots (heuristic...)
     max_message: int = 4096          # bytes of one WebSocket message
     max_body: int = 16_384           # bytes of one HTTP request body
     ws_rate: float = 20.0            # messages a second per connection...
@@ -32,6 +33,15 @@ class Settings:
     # bots that choose in microseconds play in the server process; the others (and
     # every hint) go to the process pool
     inline_bots: tuple[str, ...] = ("random",)
+    # bots that choose in milliseconds: light jobs, which never wait for a search
+    light_bots: tuple[str, ...] = ("heuristic", "learned")
+    # caps on a table's bots (docs/server.md: Limits): seconds and iterations a move...
+    max_bot_seconds: float = 2.0
+    max_bot_iterations: int = 5_000
+    # ...searches (bot moves, hints) running at once for one client address...
+    bot_jobs_per_address: int = 1
+    # ...and tables of bots alone playing at once for one client address
+    bot_tables_per_address: int = 2
     # this process's name when several share one database: it creates, reloads and plays
     # only its own tables (None: the one default process)
     owner: str | None = None

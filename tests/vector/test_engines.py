@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -310,6 +314,20 @@ def test_the_checks_cost_a_few_microseconds(name: str) -> None:
         cardtable.vector.base._check_out(out, (4096, engine.num_actions), (out.dtype,))
     per_call = (time.perf_counter() - start) / calls
     assert per_call < 200e-6, f"{per_call * 1e6:.0f} us for the checks of a call"
+
+
+def test_every_entry_point_answers_or_refuses_random_arguments() -> None:
+    """Hypothesis throws shapes, dtypes and values at every entry point of every engine,
+    ``SelfPlay`` and the vector envs (tests/vector/fuzz_arguments.py), in a subprocess: a
+    crash fails this test, not the suite."""
+    script = Path(__file__).with_name("fuzz_arguments.py")
+    root = Path(__file__).parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(root / "src"), str(root), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, str(script), "--examples", "120"], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, (proc.returncode, proc.stdout[-4000:], proc.stderr[-8000:])
+    assert proc.stdout.count("calls answered or refused") == len(GAMES)
 
 
 @pytest.mark.parametrize("name", GAMES)

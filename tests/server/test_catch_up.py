@@ -26,7 +26,7 @@ from cardtable.table import Table
 from tests.server.conftest import Client, Server
 
 LONG = 20_000
-SHORT = 1_000               # a table in play, long enough for a snapshot
+SHORT = 1_200               # a table in play, long enough for a snapshot
 LIMIT = 1000                # Settings.catch_up_limit's default
 TOKENS = ("seat-zero-token", "seat-one-token")
 # Draw Bridge to 300 points, random moves from seed 1: the match ends after 30,117 moves

@@ -285,6 +285,7 @@ def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None
     lonely = server.create("sequence", [PERSON, PERSON])["id"]
     watched = server.create("sequence", [PERSON, PERSON])["id"]
     playing = server.create("sequence", [PERSON, PERSON])["id"]
+    bots = server.create("sequence", [RANDOM, RANDOM])["id"]
     # Ann takes her seat with a player key: the adjourned table stays in her list
     _ann_id, ann_key = new_player(server, "Ann")
     tokens = [take(server, playing, 0, ann_key, "Ann"), server.take(playing, 1, "Ben")]
@@ -293,9 +294,6 @@ def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None
     ann, ben = Client(server, playing, tokens[0]), Client(server, playing, tokens[1])
     ann.until("welcome")
     ben.until("welcome")
-    bots = server.create("sequence", [RANDOM, RANDOM])["id"]
-    bots_watcher = Client(server, bots)     # watched, it plays on (else: test_botpool.py)
-    bots_watcher.until("welcome")
     # a waiting table nobody visits closes; its address says so (410)
     eventually(lambda: status_of(server, lonely) == "table/closed")
     assert refusal(server.get(f"/api/tables/{lonely}"), 410)[0] == "table/closed"
@@ -324,7 +322,7 @@ def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None
     assert spectator.until("welcome")["table"]["status"] == "adjourned"
     spectator.close()
     assert status_of(server, playing) == "adjourned"
-    # a table of bots alone that someone watches plays to its end
+    # a table of bots alone plays to its end, never adjourned
     eventually(lambda: status_of(server, bots) == "over", timeout=60)
     # over a restart: closed stays closed, adjourned stays adjourned
     server.stop()

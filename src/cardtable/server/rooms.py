@@ -132,8 +132,10 @@ class Room:
 
     @property
     def bots_only(self) -> bool:
-        """No person plays at this table."""
-        return all(s.kind == "bot" for s in self.table.seats)
+        """No person plays at this table, and a bot of it thinks (in the bot pool): a
+        table of random bots alone plays to its end in moments and costs nothing, so it
+        is neither counted per address nor adjourned (docs/server.md: Limits)."""
+        return bots_alone_think(self.table.seats)
 
     def forget_hint(self, seat: int, done: asyncio.Future[Any]) -> None:
         """The seat's hint ``done`` came: the next ask computes a new one."""
@@ -279,6 +281,12 @@ class Room:
             if self.rematch is not None:
                 summary.rematch = self.rematch
         return summary
+
+
+def bots_alone_think(seats: list[Seat]) -> bool:
+    """Bots alone play these seats, and one of them thinks in the bot pool: the random bot
+    chooses in microseconds in the server process (``Settings.inline_bots``)."""
+    return all(s.kind == "bot" for s in seats) and any(s.name != "random" for s in seats)
 
 
 def table_seats(rows: list[SeatRow]) -> list[Seat]:
@@ -462,7 +470,7 @@ class Rooms:
             raise Refusal("limit/tables", "this server holds as many tables as it can; "
                                           "try again later")
         limit = self.settings.bot_tables_per_address
-        if (all(s.kind == "bot" for s in rows) and address is not None
+        if (bots_alone_think(table_seats(rows)) and address is not None
                 and self.bot_tables_of(address) >= limit):
             raise Refusal("limit/bot-tables", f"{limit} tables of bots alone are playing "
                                               "for your address already; watch one to its "
@@ -582,7 +590,8 @@ class Rooms:
             idle = room.idle_for(now)
             if close and room.status == "waiting" and idle >= close:
                 await self._close(room)
-            elif adjourn and idle >= adjourn and room.status in ("playing", "adjourned"):
+            elif (adjourn and idle >= adjourn and room.status in ("playing", "adjourned")
+                  and (room.bots_only or not all(s.kind == "bot" for s in room.table.seats))):
                 await self._adjourn(room)
 
     async def _close(self, room: Room) -> None:

@@ -36,13 +36,13 @@ import numpy as np
 
 import cardtable
 from _args import positive
-from cardtable.vector import VectorDrawBridge, VectorSequence, VectorThreeThirteen
+from cardtable.vector import game_names, make
 from playouts import run_once
 
 SIZES = [1, 16, 256, 1024, 4096, 16384]
-GAMES = ("sequence", "drawbridge", "threethirteen")
+GAMES = tuple(game_names())
 TITLES = {"sequence": "Sequence", "drawbridge": "Draw Bridge", "threethirteen": "Three Thirteen"}
-#: a batched engine (VectorSequence or VectorDrawBridge: the same methods, their own batch)
+#: a batched engine (a cardtable.vector.VectorEngine: the same methods, their own batch)
 Engine = Any
 
 
@@ -53,11 +53,7 @@ def game_options(game: str, players: int) -> dict[str, Any]:
 
 
 def make_engine(game: str, players: int) -> Engine:
-    if game == "drawbridge":
-        return VectorDrawBridge(**game_options(game, players))
-    if game == "threethirteen":
-        return VectorThreeThirteen(**game_options(game, players))
-    return VectorSequence(**game_options(game, players))
+    return make(game, **game_options(game, players))
 
 
 def scalar_steps_per_s(players: int, seconds: float, seed: int,
@@ -103,13 +99,13 @@ def gym_steps_per_s(players: int, n: int, seconds: float, game: str = "sequence"
     import gymnasium
 
     import cardtable.envs  # (registers the ids)
-    from cardtable.vector.gym import SequenceVectorEnv
+    from cardtable.vector.gym import GameVectorEnv
 
     envs = gymnasium.make_vec(cardtable.envs.GYM_IDS[game], num_envs=n,
                               vectorization_mode="vector_entry_point",
                               **game_options(game, players))
     env = envs.unwrapped
-    assert isinstance(env, SequenceVectorEnv)
+    assert isinstance(env, GameVectorEnv)
     envs.reset(seed=1)
 
     def step() -> None:

@@ -31,7 +31,7 @@ from cardtable.cards import CARD_NAMES
 from cardtable.cli import main
 from cardtable.drawbridge import solver
 from cardtable.web import record_of_file
-from cardtable.web.replay import replay_json, review_json
+from cardtable.web.replay import MAX_ACTIONS, replay_json, review_json
 from tests.test_loading import play_to, put
 
 PACKAGE = Path(cardtable.__file__).resolve().parent
@@ -190,6 +190,13 @@ def record(where: str, change: Change, message: str) -> Row:
     return Row(f"record {where}: {message}", load, message, records.RecordError, cli=True)
 
 
+def too_many_moves() -> records.Record:
+    """A finished Sequence game's record with its moves repeated past MAX_ACTIONS."""
+    record = records.record_of(play_to(cardtable.new_game("sequence"), 1, -1))
+    record.actions = record.actions * (MAX_ACTIONS // len(record.actions) + 1)
+    return record
+
+
 def record_file(text: str | None, message: str) -> Row:
     """A file that is no record (None: no file at all), refused by ``records.load``."""
     return Row(f"file {text!r}: {message}", lambda folder: load_file(folder, text), message,
@@ -247,6 +254,10 @@ ROWS: list[Row] = [
     record_file(None, "bad.json: cannot read it"),
     record_file("{not json", "bad.json: not a JSON file"),
     record_file("[1, 2]", "bad.json: a record is a JSON object, not list"),
+    record_file("[" * 33 + "]" * 33, "bad.json: the file's lists and objects nest more than "
+                "32 deep"),
+    record_file("[" * 100_000 + "]" * 100_000, "bad.json: the file's lists and objects nest "
+                "more than 32 deep"),
     # ------------------------------------------------ records.load: the fields
     record("finished", set_("format", "chess-pgn"), "not a cardtable game record"),
     record("finished", set_("version", 7), "record version 7 is not supported"),
@@ -529,6 +540,11 @@ ROWS: list[Row] = [
     Row("review: a game not over", lambda _: review_json(
         records.record_of(cardtable.new_game("drawbridge").deal(seed=1))),
         "only a finished game is reviewed: its hands are then open", records.RecordError),
+    Row("replay: a game of too many moves", lambda _: replay_json(too_many_moves()),
+        "a replay takes games of at most 6,000 moves; this one has", records.RecordError),
+    Row("review: a match of too many deals", lambda _: review_json(records.record_of(
+        play_to(cardtable.new_game("drawbridge"), 1, -1))),
+        "a review takes matches of at most 40 deals; this one has 56", records.RecordError),
     Row("a record file: a PBN export", lambda _: record_of_file(b'[Event "?"]\n[Deal "N:"]'),
         "this is a PBN export, which cannot be replayed", records.RecordError),
     Row("a record file: not JSON", lambda _: record_of_file(b"\xff\xfe not text"),

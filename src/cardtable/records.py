@@ -30,6 +30,9 @@ from cardtable.local import now
 
 FORMAT = "cardtable-record"
 VERSION = 1
+#: how deep a record file's lists and objects may nest (a record's own go under 10 deep); a
+#: deeper file is refused as it is read, before anything recurses into it
+MAX_NESTING = 32
 
 
 class RecordError(CardtableError, ValueError):
@@ -345,9 +348,11 @@ def load(path: str | Path, check: bool = True) -> Record:
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: cannot read it: {exc}") from None
     try:
-        data = json.loads(text)
+        data = loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path}: not a JSON file: {exc}") from None
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
     try:
         record = from_json(data)
         if check:
@@ -355,6 +360,26 @@ def load(path: str | Path, check: bool = True) -> Record:
     except RecordError as exc:
         raise RecordError(f"{path}: {exc}") from None
     return record
+
+
+def loads(text: str) -> Any:
+    """The JSON value of a record file: json.JSONDecodeError when it is not JSON,
+    RecordError when its lists and objects nest deeper than ``MAX_NESTING``."""
+    too_deep = RecordError(f"the file's lists and objects nest more than {MAX_NESTING} "
+                           "deep, which no record does")
+    try:
+        data = json.loads(text)
+    except RecursionError:   # Python's reader recurses: thousands deep it gives up
+        raise too_deep from None
+    todo = [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_NESTING:
+                raise too_deep
+            todo.extend((item, depth + 1)
+                        for item in (value.values() if isinstance(value, dict) else value))
+    return data
 
 
 def from_json(data: Any) -> Record:

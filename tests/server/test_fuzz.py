@@ -21,6 +21,8 @@ from tests.server.conftest import Client, Server
 
 pytestmark = pytest.mark.slow
 
+#: the request bodies' type (any other is refused with http/content-type before reading)
+JSON = {"content-type": "application/json"}
 FUZZ = settings(max_examples=100, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
@@ -133,7 +135,7 @@ def still_served(tables: dict[str, Any]) -> None:
 @given(body=table_bodies)
 def test_table_options(fuzz_server: Server, body: Any) -> None:
     answer = httpx.post(fuzz_server.base + "/api/tables", content=json.dumps(body),
-                        headers={"content-type": "application/json"}, timeout=30)
+                        headers=JSON, timeout=30)
     created = refusal_or_ok(answer)
     if answer.status_code == 201:
         assert created["status"] in ("waiting", "playing")
@@ -144,7 +146,8 @@ def test_table_options(fuzz_server: Server, body: Any) -> None:
        seat=st.text(max_size=6) | st.integers(-3, 20).map(str), body=values)
 def test_seat_requests(fuzz_server: Server, table: str, seat: str, body: Any) -> None:
     path = f"/api/tables/{quote(table, safe='') or 'x'}/seats/{quote(seat, safe='') or '0'}"
-    answer = httpx.post(fuzz_server.base + path, content=json.dumps(body), timeout=30)
+    answer = httpx.post(fuzz_server.base + path, content=json.dumps(body), headers=JSON,
+                        timeout=30)
     refusal_or_ok(answer)
     header = ascii(body)[:200].strip()      # a header cannot end in a space
     delete = httpx.delete(fuzz_server.base + path, headers={"Authorization": header},
@@ -192,7 +195,7 @@ def test_player_routes(fuzz_server: Server, tables: dict[str, Any], body: Any, k
     for path in ("/api/players", "/api/players/claim", "/api/players/me/transfer",
                  "/api/players/me/revoke"):
         refusal_or_ok(httpx.post(fuzz_server.base + path, content=json.dumps(body),
-                                 headers=header, timeout=30))
+                                 headers={**header, **JSON}, timeout=30))
     refusal_or_ok(httpx.get(fuzz_server.base + "/api/players/me", headers=header,
                             timeout=30))
     refusal_or_ok(httpx.get(f"{fuzz_server.base}/api/players/{quote(player, safe='') or 'x'}",

@@ -41,7 +41,7 @@ def serious(p: Player) -> list[str]:
 
 def khmer(p: Player) -> None:
     p.page.select_option("#lang", "km")
-    p.page.wait_for_function("document.documentElement.lang === 'km'")
+    p.page.wait_for_function("() => document.documentElement.lang === 'km'")
 
 
 @pytest.mark.parametrize("lang", ["en", "km"])
@@ -89,7 +89,7 @@ def test_each_move_is_said_to_a_screen_reader(browser: Any, server: str) -> None
     wait_until(lambda: p.my_turn, what="the player's turn")
     sequence_move(p)
     # the player's own move, then the bot's: each said as the log says it
-    p.page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+    p.page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
     wait_until(lambda: p.my_turn, what="the player's turn again")
     said = region.inner_text()
     newest = p.page.locator("#log li").first.text_content() or ""
@@ -100,7 +100,8 @@ def test_each_move_is_said_to_a_screen_reader(browser: Any, server: str) -> None
     p.page.wait_for_selector("#turn.mine")
     sequence_move(p)
     wait_until(lambda: p.my_turn, what="the player's turn in Khmer")
-    p.page.wait_for_function(f"/[{KHMER}]/.test(document.querySelector('#announce').textContent)")
+    p.page.wait_for_function(
+        f"() => /[{KHMER}]/.test(document.querySelector('#announce').textContent)")
     p.close()
 
 

@@ -62,7 +62,7 @@ class Player:
         return page.url.rstrip("/").split("/t/")[1].split("?")[0]
 
     def wait_view(self) -> None:
-        self.page.wait_for_function("document.querySelector('#turn') && "
+        self.page.wait_for_function("() => document.querySelector('#turn') && "
                                     "document.querySelector('#turn').textContent.length > 0")
 
     # -- the table
@@ -161,7 +161,7 @@ def test_two_browsers_play_a_whole_sequence_game(browser: Any, server: str, shot
     b.page.fill("#join-name", "Sokha")
     b.page.click("#join-button")
     b.page.wait_for_selector("#hand button.card")
-    a.page.wait_for_function("!document.querySelector('#invites input')")
+    a.page.wait_for_function("() => !document.querySelector('#invites input')")
     moves = 0
     end = time.monotonic() + 300
     while not (a.over and b.over):
@@ -196,7 +196,7 @@ def test_two_browsers_play_a_whole_sequence_game(browser: Any, server: str, shot
     assert b.page.url == a.page.url
     b.wait_view()
     assert b.page.locator(".seat.me").get_attribute("data-seat") == "1"
-    a.page.wait_for_function("!document.querySelector('#invites input')")
+    a.page.wait_for_function("() => !document.querySelector('#invites input')")
     a.close()
     b.close()
 

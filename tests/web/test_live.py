@@ -52,7 +52,7 @@ def two_players(browser: Any, server: str) -> tuple[Player, Player, str]:
     b.page.wait_for_selector("#hand button.card")
     wait_until(lambda: a.my_turn or b.my_turn, what="the first player's turn")
     if a.my_turn:
-        a.page.wait_for_function("window.__plays.length === 1")   # the game began: a's turn
+        a.page.wait_for_function("() => window.__plays.length === 1")   # the game began: a's turn
         return a, b, table
     return b, a, table
 
@@ -74,7 +74,7 @@ def test_the_turn_alert_fires_when_the_other_browser_moves(browser: Any, server:
     assert plays(b) == []
     sequence_move(a)
     wait_until(lambda: b.my_turn, what="the second player's turn")
-    b.page.wait_for_function("window.__plays.length === 1")
+    b.page.wait_for_function("() => window.__plays.length === 1")
     assert plays(b)[0].endswith("/static/sounds/turn.wav")
     assert b.page.title().startswith("● ")
     assert b.page.get_attribute("#favicon", "data-turn") == "yes"
@@ -164,7 +164,7 @@ def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, serve
             if moves == 3:
                 # a card picked, then another move typed: nothing stays picked afterwards
                 # (the bot's chip has landed: a dropping chip is drawn above its place)
-                a.page.wait_for_function("window.cardtable.table.motion.idle")
+                a.page.wait_for_function("() => window.cardtable.table.motion.idle")
                 # (a card that goes on a cell: a dead card has no cell to show)
                 card = a.page.evaluate("(() => { const t = window.cardtable.table; return "
                                        "t.view.hand.find((c) => t.legal.some((m) => "
@@ -196,7 +196,7 @@ def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, serve
                 played = motion_played(a)
                 sequence_move(a)
                 # (it starts once the animations of the moves before it have run)
-                a.page.wait_for_function(f"window.cardtable.table.motion.played > {played}")
+                a.page.wait_for_function(f"() => window.cardtable.table.motion.played > {played}")
                 assert all(style == "none" for style in a.page.evaluate(
                     "[...document.querySelectorAll('.ghost')].map((g) => getComputedStyle(g)"
                     ".pointerEvents)"))
@@ -206,7 +206,7 @@ def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, serve
             moves += 1
         else:
             time.sleep(0.05)
-    a.page.wait_for_function("window.cardtable.table.motion.idle")
+    a.page.wait_for_function("() => window.cardtable.table.motion.idle")
     assert a.page.locator(".ghost").count() == 0   # every ghost removed when it ended
     versions = a.page.evaluate("window.cardtable.table.version")
     for watcher in (reduced, off):
@@ -256,7 +256,8 @@ def test_draw_bridge_keeps_the_play_apart_from_the_draw(browser: Any, server: st
             played = motion_played(p)
             drawbridge_move(p, bid=all(c == "Pass" for c in calls))
             if tricks is not None and view["trick"]:   # this card finished the trick
-                p.page.wait_for_function("window.cardtable.table.motion.played > " + str(played))
+                p.page.wait_for_function("n => window.cardtable.table.motion.played > n",
+                                         arg=played)
                 swept = True
         else:
             time.sleep(0.05)
@@ -437,10 +438,10 @@ def test_a_page_in_the_background_notifies_when_the_player_asked(browser: Any,
     # asked for in the settings (the browser grants it): a notification in the background...
     b.page.click("#settings summary")
     b.page.check("#setting-notifications")
-    b.page.wait_for_function("JSON.parse(localStorage.getItem('cardtable:settings'))"
+    b.page.wait_for_function("() => JSON.parse(localStorage.getItem('cardtable:settings'))"
                              ".notifications === true")
     sequence_move(a)
-    b.page.wait_for_function("window.__notes.length === 1")
+    b.page.wait_for_function("() => window.__notes.length === 1")
     assert b.page.evaluate("window.__notes") == [["Sequence", "Your turn"]]
     # ... and none while the page is in view
     b.page.evaluate("window.__hidden = false")

@@ -67,7 +67,7 @@ def same_end(a: Player, animated: Player, reduced: Player) -> None:
         p.page.wait_for_selector("#over .over-panel")
         wait_until(lambda p=p: p.page.evaluate("window.cardtable.table.version") == version,
                    what="the last move")
-        p.page.wait_for_function("window.cardtable.table.motion.idle")
+        p.page.wait_for_function("() => window.cardtable.table.motion.idle")
         assert p.page.locator(".ghost").count() == 0
     assert animated.page.evaluate(GAME_AREA) == reduced.page.evaluate(GAME_AREA)
     scores = a.page.evaluate(SCORES)

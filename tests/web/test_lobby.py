@@ -117,7 +117,7 @@ def test_the_lobby_in_khmer_on_a_phone(browser: Any, server: str, shots: Path) -
     p = Player(browser, server, viewport=PHONE, locale="km-KH")
     p.page.goto(server + "/")
     p.page.wait_for_selector(".game-card")
-    p.page.wait_for_function("document.documentElement.lang === 'km'")
+    p.page.wait_for_function("() => document.documentElement.lang === 'km'")
     for game in LEVELS:
         assert any("\u1780" <= ch <= "\u17ff" for ch in p.page.inner_text(f"#strength-{game}"))
         line = p.page.locator(f'.game-card[data-game="{game}"] .game-line').inner_text()

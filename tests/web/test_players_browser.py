@@ -31,7 +31,7 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
 
 
 def player_of(p: Player) -> dict[str, str]:
-    p.page.wait_for_function("localStorage.getItem('cardtable:player') !== null")
+    p.page.wait_for_function("() => localStorage.getItem('cardtable:player') !== null")
     saved: dict[str, str] = json.loads(p.page.evaluate(
         "localStorage.getItem('cardtable:player')"))
     return saved

@@ -6,6 +6,8 @@ in a real browser against a real ``cardtable serve``; a bad file gets a clear me
 from __future__ import annotations
 
 import json
+import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 import cardtable
 from cardtable import bots, records
 from cardtable.web import record_replay_json, record_review_json
+from cardtable.web.replay import MAX_ACTIONS, MAX_DEALS, RecordTooLong
 from tests.web.test_browser import Player
 
 
@@ -33,6 +36,22 @@ def text_of(record: records.Record) -> bytes:
     return json.dumps(record.to_json(), indent=1).encode()
 
 
+def long_match() -> records.Record:
+    """A Draw Bridge match to 100 of random moves: 56 deals in 3,195 moves."""
+    state = cardtable.new_game("drawbridge").deal(seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    return records.record_of(state)
+
+
+def padded(record: records.Record, moves: int) -> bytes:
+    """The record's file with its moves repeated to ``moves`` (it no longer replays)."""
+    data = record.to_json()
+    data["actions"] = (data["actions"] * (moves // len(data["actions"]) + 1))[:moves]
+    return json.dumps(data).encode()
+
+
 def test_a_record_file_replays_with_its_table() -> None:
     record = finished_record("sequence")
     got = record_replay_json(text_of(record))
@@ -47,10 +66,44 @@ def test_a_record_file_replays_with_its_table() -> None:
     (b"\xff\xfe not text", "not a JSON file"),
     (b"{}", "not a cardtable game record"),
     (b"[1, 2]", "a record is a JSON object"),
+    # Python's JSON reader recurses: far too deep it gives up, a little too deep is read
+    (b"[" * 100_000 + b"]" * 100_000, "nest more than 32 deep"),
+    (b'{"a":' * 50_000, "nest more than 32 deep"),
+    (b'{"format": "cardtable-record", "seats": ' + b"[" * 33 + b"]" * 33 + b"}",
+     "nest more than 32 deep"),
 ])
 def test_a_bad_file_is_refused_with_what_is_wrong(body: bytes, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         record_replay_json(body)
+
+
+def test_a_record_with_a_start_position_is_not_too_deep() -> None:
+    state = cardtable.new_game("threethirteen", players=3).deal(seed=2)
+    first = state.clone()
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    record = records.record_of(state, start=first)
+    text = json.dumps(record.to_json())
+    assert records.loads(text) == json.loads(text)
+    assert len(record_replay_json(text_of(record))["positions"]) == len(record.actions) + 1
+
+
+def test_a_review_of_too_many_deals_is_refused_at_once() -> None:
+    record = long_match()
+    assert len(record.actions) <= MAX_ACTIONS and MAX_DEALS < 56
+    began = time.monotonic()
+    with pytest.raises(RecordTooLong, match="at most 40 deals; this one has 56"):
+        record_review_json(text_of(record))
+    assert time.monotonic() - began < 5       # the deals counted, none reviewed
+
+
+@pytest.mark.parametrize("answer", [record_replay_json, record_review_json])
+def test_a_record_of_too_many_moves_is_refused_before_it_is_replayed(answer: Any) -> None:
+    body = padded(finished_record("drawbridge", target=1), MAX_ACTIONS + 1)
+    began = time.monotonic()
+    with pytest.raises(RecordTooLong, match="at most 6,000 moves; this one has 6,001"):
+        answer(body)
+    assert time.monotonic() - began < 1
 
 
 def test_an_unfinished_or_broken_record_is_refused() -> None:
@@ -129,7 +182,8 @@ def test_the_lobby_takes_a_dropped_file_and_a_bad_one_is_told(browser: Any, serv
     p.shot(shots, "replay-file-bad")
     # the PBN export is not a record: said so
     p.page.evaluate(drop, ["deal.pbn", '[Event "?"]\n[Deal "N:AKQ..."]\n'])
-    p.page.wait_for_function("document.querySelector('#record-error').textContent.includes('PBN')")
+    p.page.wait_for_function(
+        "() => document.querySelector('#record-error').textContent.includes('PBN')")
     # a record: its replay
     record = finished_record("sequence", seed=8)
     p.page.evaluate(drop, ["game.json", text_of(record).decode()])
@@ -143,6 +197,6 @@ def test_the_lobby_takes_a_dropped_file_and_a_bad_one_is_told(browser: Any, serv
     # the file button speaks the page's language: a label for the hidden input
     assert p.page.inner_text("#record-pick") == "Pick a file"
     p.page.select_option("#lang", "km")
-    p.page.wait_for_function("document.querySelector('#record-pick') && "
+    p.page.wait_for_function("() => document.querySelector('#record-pick') && "
                              "/[\u1780-\u17ff]/.test(document.querySelector('#record-pick').textContent)")
     p.close()

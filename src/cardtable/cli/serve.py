@@ -19,7 +19,20 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
               help="address to listen on (0.0.0.0: every interface)")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--bot-workers", default=2, show_default=True, type=click.IntRange(1, 64),
-              help="processes that compute bot moves and hints")
+              help="processes that compute searching bots' moves and hints (one more "
+              "is kept for the quick bots)")
+@click.option("--max-bot-seconds", default=2.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(0.01, 3600), help="the longest a table's bot may think "
+              "a move")
+@click.option("--max-bot-iterations", default=5_000, show_default=True,
+              type=click.IntRange(1, 10_000_000),
+              help="the most iterations a table's searching bot may take a move")
+@click.option("--bot-jobs-per-address", default=1, show_default=True,
+              type=click.IntRange(1, 64), help="bot searches and hints running at once for "
+              "one client address (keep it under --bot-workers)")
+@click.option("--bot-tables-per-address", default=2, show_default=True,
+              type=click.IntRange(0, 10_000), help="tables of bots alone playing at once "
+              "for one client address")
 @click.option("--ws-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
               help="WebSocket messages a second per connection")
 @click.option("--http-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
@@ -29,6 +42,9 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--clock-timeouts", default=3, show_default=True, type=click.IntRange(1, 100),
               help="timeouts in a row after which a bot plays a seat with a clock until "
               "its person is back (a table's clock may say otherwise)")
+@click.option("--catch-up-limit", default=1000, show_default=True, type=click.IntRange(0, 1000),
+              help="missed moves a connection is sent as events; past this it gets the "
+              "table as it is now instead (0: always)")
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
@@ -38,12 +54,19 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--adjourn-after", default=900.0, show_default=True, metavar="SECONDS",
               type=click.FloatRange(0), help="adjourn a game in play when nobody has been "
               "at its table for this long; it plays on when a player comes back (0: never)")
+@click.option("--trusted-proxy", "trusted_proxies", metavar="ADDR", multiple=True,
+              callback=lambda _ctx, _param, values: proxy_addresses(values),
+              help="a reverse proxy's address or network (repeat it, or a comma list) "
+              "whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
 @click.option("--open", "open_browser", is_flag=True,
               help="open the lobby in your web browser once the server is up")
-def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: float,
-          http_rate: float, chat_rate: float, clock_timeouts: int,
+def serve(db_url: str | None, host: str, port: int, bot_workers: int,
+          max_bot_seconds: float, max_bot_iterations: int, bot_jobs_per_address: int,
+          bot_tables_per_address: int, ws_rate: float, http_rate: float, chat_rate: float,
+          clock_timeouts: int, catch_up_limit: int,
           no_access_log: bool, owner: str | None,
-          close_waiting_after: float, adjourn_after: float, open_browser: bool) -> None:
+          close_waiting_after: float, adjourn_after: float,
+          trusted_proxies: tuple[str, ...], open_browser: bool) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
 
     \b
@@ -57,12 +80,17 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
     from cardtable.store import SchemaError, default_url, safe_url
 
     url = db_url or default_url()
-    settings = Settings(db_url=url, bot_workers=bot_workers, ws_rate=ws_rate,
+    settings = Settings(db_url=url, bot_workers=bot_workers, max_bot_seconds=max_bot_seconds,
+                        max_bot_iterations=max_bot_iterations,
+                        bot_jobs_per_address=bot_jobs_per_address,
+                        bot_tables_per_address=bot_tables_per_address, ws_rate=ws_rate,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
                         chat_rate=chat_rate, clock_timeouts=clock_timeouts,
+                        catch_up_limit=catch_up_limit,
                         close_waiting_after=close_waiting_after or None,
-                        adjourn_after=adjourn_after or None)
+                        adjourn_after=adjourn_after or None,
+                        trusted_proxies=trusted_proxies)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
     if open_browser:
         if port == 0:
@@ -74,6 +102,25 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int, ws_rate: f
         run(settings, host=host, port=port, access_log=not no_access_log)
     except SchemaError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def proxy_addresses(values: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``--trusted-proxy`` values, each an IP address or network (``10.0.0.0/8``),
+    commas splitting one into several; BadParameter for anything else (uvicorn would
+    take a misspelt address as a name that never matches)."""
+    import ipaddress
+
+    found = []
+    for value in values:
+        for item in filter(None, (part.strip() for part in value.split(","))):
+            try:
+                found.append(str(ipaddress.ip_network(item, strict=False)
+                                 if "/" in item else ipaddress.ip_address(item)))
+            except ValueError:
+                raise click.BadParameter(f"{item!r} is not an IP address or network "
+                                         "(such as 127.0.0.1, ::1 or 10.0.0.0/8)",
+                                         param_hint="--trusted-proxy") from None
+    return tuple(found)
 
 
 def open_when_up(url: str, wait: float = 30.0) -> threading.Thread:

@@ -8,16 +8,17 @@ Install with ``pip install 'cardtable[rl]'`` (PettingZoo, Gymnasium) and
 - ``cardtable/Sequence-v0``, ``cardtable/DrawBridge-v0``,
   ``cardtable/ThreeThirteen-v0``: Gymnasium single-agent environments against
   bots, registered when this package is imported (so
-  ``gymnasium.make("cardtable.envs:cardtable/Sequence-v0")`` works too); Sequence's
-  Draw Bridge's and Three Thirteen's
-  ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` are the batched
-  engines of ``cardtable.vector``.
+  ``gymnasium.make("cardtable.envs:cardtable/Sequence-v0")`` works too); for a game with
+  a batched engine (every game now), ``gymnasium.make_vec(...,
+  vectorization_mode="vector_entry_point")`` is ``cardtable.vector.gym.GameVectorEnv``.
 - ``import cardtable.envs.openspiel`` registers ``python_cardtable_<game>``
   with OpenSpiel.
 - ``cardtable.envs.encoders``: the observation tensors all of them share.
 """
 
 from __future__ import annotations
+
+from importlib import resources
 
 import cardtable
 
@@ -28,11 +29,15 @@ DEFAULT_MAX_MOVES = 100_000
 
 #: Gymnasium id of each game, from its declared title: "cardtable/DrawBridge-v0"
 GYM_IDS = {d.name: f"cardtable/{d.title.replace(' ', '')}-v0" for d in cardtable.declarations()}
-#: the batched engines' Gymnasium VectorEnv of each game that has one (cardtable.vector, the
-#: vector extra): ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``
-VECTOR_ENTRY_POINTS = {"sequence": "cardtable.vector.gym:SequenceVectorEnv",
-                       "drawbridge": "cardtable.vector.gym:DrawBridgeVectorEnv",
-                       "threethirteen": "cardtable.vector.gym:ThreeThirteenVectorEnv"}
+#: the Gymnasium VectorEnv of the batched engines (cardtable.vector, the vector extra):
+#: ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``
+VECTOR_ENTRY_POINT = "cardtable.vector.gym:GameVectorEnv"
+
+
+def has_vector_engine(name: str) -> bool:
+    """Whether game ``name`` has a batched engine, ``cardtable.vector.<name>`` (looked up
+    without importing it: that needs NumPy and numba)."""
+    return resources.files(cardtable).joinpath("vector", f"{name}.py").is_file()
 
 
 def _register_gymnasium() -> None:
@@ -45,7 +50,8 @@ def _register_gymnasium() -> None:
         if env_id is not None and env_id not in gymnasium.registry:
             gymnasium.register(id=env_id,
                                entry_point="cardtable.envs.single_agent:CardtableGymEnv",
-                               vector_entry_point=VECTOR_ENTRY_POINTS.get(name),
+                               vector_entry_point=(VECTOR_ENTRY_POINT if has_vector_engine(name)
+                                                   else None),
                                kwargs={"game": name})
 
 

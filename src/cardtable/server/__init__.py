@@ -71,8 +71,12 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
 
     app = create_app(settings)
     steady_gc()
+    # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: here only
+    # from the proxies named (the rate limits go by the address it gives)
+    proxies = list(settings.trusted_proxies)
     uvicorn.run(app, host=host, port=port, log_config=log_config(), access_log=access_log,
-                ws_max_size=64 * 1024, ws="websockets-sansio", proxy_headers=True,
+                ws_max_size=64 * 1024, ws="websockets-sansio", proxy_headers=bool(proxies),
+                forwarded_allow_ips=proxies or None,
                 # views are small; compressing each costs more CPU than it saves on a LAN
                 ws_per_message_deflate=False,
                 timeout_graceful_shutdown=3, timeout_keep_alive=30)

@@ -1,8 +1,8 @@
 """The FastAPI application: the HTTP API, the WebSocket and the web page (docs/server.md).
 
 This module only assembles: the routers (``http_routes``, ``ws_routes`` and the web
-page's own, ``cardtable.web.router``), the rate limits, one answer format for every
-refusal, and the OpenAPI document at ``/api/openapi.json``.
+page's own, ``cardtable.web.router``), the rate limits, the security headers, one answer
+format for every refusal, and the OpenAPI document at ``/api/openapi.json``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import cardtable
 from cardtable import web
 from cardtable.server import http_routes, players, ws_routes
+from cardtable.server.headers import SecurityHeaders
 from cardtable.server.limits import RateLimits
 from cardtable.server.messages import error_body
 from cardtable.server.refusals import Refusal
@@ -87,6 +88,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ws_routes.router(service))
     add_page(app)
     app.add_middleware(RateLimits, settings=settings)
+    app.add_middleware(SecurityHeaders)     # the outermost: on limit/rate's answers too
     return app
 
 

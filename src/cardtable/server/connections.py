@@ -14,18 +14,20 @@ from cardtable.server.settings import Settings
 
 
 class Connection:
-    """One WebSocket: its seat (None for a spectator) and the last version it was sent."""
+    """One WebSocket: its seat (None for a spectator), its client's address and the last
+    version it was sent."""
 
     def __init__(self, send: Callable[[str], Any], close: Callable[[int], Any],
-                 seat: int | None, settings: Settings) -> None:
+                 seat: int | None, settings: Settings, address: str = "?") -> None:
         self._send = send
         self._close = close
         self.seat = seat
+        #: the client's address (``limits.client_address``)
+        self.address = address
         self.version = 0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.bucket = Bucket(settings.ws_rate, settings.ws_burst)
         self.max_queue = settings.max_queue
-        self.hint_busy = False
         #: a spectator's chat bucket (a seat's is its room's)
         self.chat_bucket: Bucket | None = None
         self.closed = False

@@ -1,7 +1,7 @@
 """The HTTP API under ``/api`` (docs/server.md; FastAPI's OpenAPI document at
 ``/api/openapi.json``, the WebSocket messages' JSON Schema at ``/api/ws-schema.json``).
 
-Request bodies are read here (at most ``max_body`` bytes) into their typed messages;
+Request bodies are read here (JSON, at most ``max_body`` bytes) into their typed messages;
 every answer is one of the typed messages, written as it is (a refusal is raised as a
 :class:`Refusal` and answered by the app's handler).
 """
@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 import cardtable
 from cardtable import bots, records
+from cardtable.server.limits import client_address
 from cardtable.server.messages import (
     CreateTable,
     ErrorBody,
@@ -31,14 +35,17 @@ from cardtable.server.messages import (
     SeatTaken,
     TableAnswer,
     TakeSeat,
-    parse_json,
     read,
+    request_json,
     ws_schema,
 )
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room, option_maximum
 from cardtable.server.service import TableService
 
+#: the bytes of finished tables' replays and reviews kept (``Kept``): a 12-player Three
+#: Thirteen game's replay is up to 16 MB
+KEPT_BYTES = 64 * 2**20
 #: the request bodies, for the OpenAPI document (they are read by hand, size first)
 BODIES: tuple[type[In], ...] = (CreateTable, TakeSeat)
 
@@ -52,6 +59,37 @@ def answer(message: Out, status: int = 200) -> Response:
 def body_schema(model: type[In]) -> dict[str, Any]:
     return {"requestBody": {"required": False, "content": {"application/json": {
         "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}
+
+
+class Kept:
+    """Answers worked out once, in a thread, and kept: the newest, up to ``budget`` bytes
+    in all (a finished table's replay and review never change). A request for an answer
+    still being worked out waits for that one; one that leaves does not stop it for the
+    others, and a failure is not kept."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self.answers: OrderedDict[Hashable, asyncio.Future[bytes]] = OrderedDict()
+
+    async def get(self, key: Hashable, work: Callable[[], bytes]) -> bytes:
+        answer = self.answers.get(key)
+        if answer is None:
+            answer = self.answers[key] = asyncio.ensure_future(asyncio.to_thread(work))
+            answer.add_done_callback(lambda done: self._done(key, done))
+        else:
+            self.answers.move_to_end(key)
+        return await asyncio.shield(answer)
+
+    def _done(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
+        if done.cancelled() or done.exception() is not None:
+            self.answers.pop(key, None)
+            return
+        self.size += len(done.result())
+        for old in [k for k, answer in self.answers.items() if answer.done()]:
+            if self.size <= self.budget:
+                break
+            self.size -= len(self.answers.pop(old).result())
 
 
 def games() -> Games:
@@ -76,20 +114,10 @@ def router(service: TableService) -> APIRouter:
     routes = APIRouter(prefix="/api", responses={"4XX": {
         "model": ErrorBody, "description": "a refusal (docs/server.md: Codes)"}})
     games_text = games().text()
+    kept = Kept(KEPT_BYTES)
 
     async def body_of(request: Request) -> Any:
-        limit = settings.max_body
-        declared = request.headers.get("content-length")
-        too_large = Refusal("message/too-large",
-                            f"a request body may hold at most {limit} bytes")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            raise too_large
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > limit:
-                raise too_large
-        return parse_json(raw, limit) if raw else {}
+        return await request_json(request, settings.max_body)
 
     def with_invites(request: Request, room: Room) -> TableAnswer:
         base = str(request.base_url).rstrip("/")
@@ -122,7 +150,7 @@ def router(service: TableService) -> APIRouter:
     async def create(request: Request) -> Response:
         """A new table (every seat a bot's: it plays at once)."""
         body = read(CreateTable, await body_of(request), "options/bad", "a table request")
-        room = await service.create(body)
+        room = await service.create(body, client_address(request.scope))
         return answer(with_invites(request, room), 201)
 
     @routes.get("/tables", response_model=Lobby)
@@ -185,16 +213,30 @@ def router(service: TableService) -> APIRouter:
         """The same as ``record.{format}`` (the older address)."""
         return await record_as(table_id, format)
 
+    async def once_over(table_id: str, what: str, make: Callable[[records.Record], Any]
+                        ) -> Response:
+        """A finished table's ``make(record)``, worked out once (``kept``); record/too-long
+        for a game longer than a replay or review takes."""
+        from cardtable.web.replay import RecordTooLong
+
+        room = await service.rooms.find(table_id)
+        if room.status != "over":
+            raise Refusal("table/not-over", f"the {what} is published when the game is over")
+        record = room.table.record()
+        try:
+            text = await kept.get((room.id, room.table.version, what),
+                                  lambda: orjson.dumps(make(record)))
+        except RecordTooLong as exc:
+            raise Refusal("record/too-long", str(exc)) from None
+        return Response(text, media_type="application/json")
+
     @routes.get("/tables/{table_id}/replay", response_model=None)
     async def replay(table_id: str) -> Any:
         """Once the game is over, every position of it with every hand open and the move
         event that led there (``cardtable.web.replay``: the page's replay)."""
         from cardtable.web.replay import replay_json
 
-        room = await service.rooms.find(table_id)
-        if room.status != "over":
-            raise Refusal("table/not-over", "the replay is published when the game is over")
-        return await asyncio.to_thread(replay_json, room.table.record())
+        return await once_over(table_id, "replay", replay_json)
 
     @routes.get("/tables/{table_id}/review", response_model=None)
     async def review(table_id: str) -> Any:
@@ -203,10 +245,7 @@ def router(service: TableService) -> APIRouter:
         deals)."""
         from cardtable.web.replay import review_json
 
-        room = await service.rooms.find(table_id)
-        if room.status != "over":
-            raise Refusal("table/not-over", "the review is published when the game is over")
-        return await asyncio.to_thread(review_json, room.table.record())
+        return await once_over(table_id, "review", review_json)
 
     @routes.get("/health", response_model=Health)
     async def health() -> Response:

@@ -1,8 +1,11 @@
 """Bot and hint jobs: a bot's move (or a takeover's) and a hint, computed in a process
-pool of ``--bot-workers`` processes, so that a bot thinking two seconds at one table
-never delays another table's moves. A bot's move comes back through the move pipeline,
-like a person's, and is dropped if the table moved on meanwhile. The random bot, which
-chooses in microseconds, plays in the server process.
+pool and shared fairly among the tables (``cardtable.server.pool``): a table's jobs wait
+behind each other, not in front of other tables', so a bot thinking two seconds at one
+table delays only that table. Of the pool's ``--bot-workers`` + 1 processes, at most
+``--bot-workers`` search (ISMCTS and perfect bots, hints): one at least is always free for
+the bots that choose in milliseconds (heuristic, learned, the takeover bot). A bot's move
+comes back through the move pipeline, like a person's, and is dropped if the table moved
+on meanwhile. The random bot, which chooses in microseconds, plays in the server process.
 
 The workers die with the server, however it ends (a ``kill -9`` included): they are
 started with ``spawn``, so they are the server's own children (no forkserver between),
@@ -24,13 +27,15 @@ import secrets
 import signal
 import sys
 import threading
+from dataclasses import replace
 
 from cardtable.server.clocks import TIMEOUT_BOT
 from cardtable.server.connections import Connection
 from cardtable.server.messages import HintFound
 from cardtable.server.pipeline import Pipeline
+from cardtable.server.pool import FairPool, Stale
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room
+from cardtable.server.rooms import Room, capped_budget
 from cardtable.server.settings import Settings
 from cardtable.table import BotJob, HintJob, run_bot_job, run_hint_job
 
@@ -89,12 +94,19 @@ def die_with_parent(use_kernel: bool = True) -> None:
 
 
 class Jobs:
-    """The process pool, and the bot task of each room."""
+    """The process pool, shared fairly (:class:`FairPool`), and the bot task of each
+    room."""
 
     def __init__(self, settings: Settings, pipeline: Pipeline) -> None:
         self.settings = settings
         self.pipeline = pipeline
-        self.pool: concurrent.futures.Executor | None = None
+        self.executor: concurrent.futures.Executor | None = None
+        self.pool: FairPool | None = None
+
+    @property
+    def workers(self) -> int:
+        """The pool's processes: ``--bot-workers`` for searches, and the light bots' own."""
+        return self.settings.bot_workers + self.settings.light_workers
 
     async def start(self) -> None:
         # spawn, not forkserver: a forkserver would be the workers' parent, and it lives
@@ -102,17 +114,19 @@ class Jobs:
         # death. The pool starts workers from this thread (the event loop's, which lives
         # as long as the server): PR_SET_PDEATHSIG fires when the starting thread ends.
         context = multiprocessing.get_context("spawn")
-        self.pool = concurrent.futures.ProcessPoolExecutor(
-            self.settings.bot_workers, mp_context=context, initializer=die_with_parent)
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=die_with_parent)
+        self.pool = FairPool(self.executor, self.workers, self.settings.bot_workers,
+                             self.settings.bot_jobs_per_address)
         # every worker started now (one job each, all at once): no bot move or hint
         # waits for a process to start
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.pool, _warm)
-                               for _ in range(self.settings.bot_workers)))
+        await asyncio.gather(*(loop.run_in_executor(self.executor, _warm)
+                               for _ in range(self.workers)))
 
     def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
 
     def kick(self, room: Room) -> None:
         """Start the bot for the seat to act when a bot (or a takeover) plays it."""
@@ -127,6 +141,7 @@ class Jobs:
             job = None
         elif who.kind == "bot":
             job = room.table.bot_job()
+            job = replace(job, settings=capped_budget(job.kind, job.settings, self.settings))
         elif room.timed_out == seat:
             job = self._takeover_job(room, seat)
         elif room.taken_over(seat):
@@ -148,8 +163,8 @@ class Jobs:
                 move = str(room.table.bot_move())
             else:
                 assert self.pool is not None
-                move = await asyncio.get_running_loop().run_in_executor(
-                    self.pool, run_bot_job, job)
+                move = await self.pool.run(room.id, run_bot_job, job, address=room.address,
+                                           light=job.kind in self.settings.light_bots)
             await self.pipeline.play(room, seat, move, version, by_bot=True)
             room.bot_failures = 0
         except Refusal as refusal:
@@ -170,22 +185,29 @@ class Jobs:
             self.kick(room)
 
     async def hint(self, room: Room, conn: Connection) -> HintFound:
-        """The hint for the connection's seat, which is to act."""
+        """The hint for the connection's seat, which is to act. One is computed at a time
+        per seat: asked again meanwhile (from any of the seat's connections), the answer
+        is that same hint."""
         seat = conn.seat
         if seat is None:
             raise Refusal("auth/bad-token", "spectators get no hints; take a seat")
         if room.status != "playing" or room.table.to_act != seat:
             raise Refusal("move/not-your-turn", "hints are for the seat to act")
-        if conn.hint_busy:
-            raise Refusal("limit/rate", "a hint is on its way already")
-        conn.hint_busy = True
-        try:
+        version = room.table.version
+        asked = room.hints.get(seat)
+        if asked is None or asked[0] != version:
             job = room.table.hint_job(seat, dict(self.settings.hint_budget))
             job = HintJob(job.log, seat, job.budget, secrets.randbits(32))
             assert self.pool is not None
-            move, chance, of = await asyncio.get_running_loop().run_in_executor(
-                self.pool, hint_in_worker, job)
-        finally:
-            conn.hint_busy = False
+            future = self.pool.run(room.id, hint_in_worker, job, address=conn.address,
+                                   wanted=lambda: room.table.version == version)
+            asked = room.hints[seat] = (version, future)
+            future.add_done_callback(lambda done: room.forget_hint(seat, done))
+        try:
+            # shielded: one asker going away does not cancel the others' answer
+            move, chance, of = await asyncio.shield(asked[1])
+        except Stale:
+            raise Refusal("move/stale", "the table moved on before the hint's turn came; "
+                                        "ask again") from None
         return HintFound(move=move, win_probability=round(chance, 3),
-                         estimate_of=of, version=len(job.log.moves))
+                         estimate_of=of, version=version)

@@ -4,6 +4,7 @@ ASGI middleware that answers ``limit/rate`` before a request reaches its route."
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi.responses import JSONResponse
@@ -11,6 +12,13 @@ from fastapi.responses import JSONResponse
 from cardtable.server.messages import error_body
 from cardtable.server.refusals import Refusal
 from cardtable.server.settings import Settings
+
+
+def client_address(scope: Mapping[str, Any]) -> str:
+    """The client's address, as every per-address limit counts it: the ASGI scope's
+    client host ("?" when the server was not told one)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
 
 
 class Bucket:
@@ -60,8 +68,7 @@ class RateLimits:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
-            client = scope.get("client")
-            key = client[0] if client else "?"
+            key = client_address(scope)
             bucket = self.writes if scope["method"] in ("POST", "DELETE", "PUT") else self.reads
             if not bucket.take(key):
                 refusal = Refusal("limit/rate", "too many requests; slow down")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
-from typing import Annotated, Any, ClassVar, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar, cast
 
 import orjson
 from pydantic import (
@@ -32,6 +32,9 @@ from pydantic.json_schema import models_json_schema
 
 from cardtable.server.refusals import Refusal
 
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
 # ---------------------------------------------------------------- reading
 
 
@@ -49,6 +52,42 @@ def parse_json(raw: str | bytes, limit: int) -> Any:
         return json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         raise Refusal("message/bad", "the message is not valid JSON") from None
+
+
+def is_json_type(content_type: str) -> bool:
+    """Whether a Content-Type names JSON: ``application/json`` or ``application/...+json``,
+    with or without parameters (``; charset=utf-8``)."""
+    kind = content_type.partition(";")[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/")
+                                          and kind.endswith("+json"))
+
+
+async def request_json(request: Request, limit: int) -> Any:
+    """The JSON body of an HTTP request, ``{}`` when it has none.
+
+    http/content-type (415) when the body is sent as anything but JSON, or with no
+    Content-Type at all: a form or ``text/plain`` is what another site's page can send
+    to this server without the browser asking first. message/too-large over ``limit``
+    bytes, message/bad when it is not JSON.
+    """
+    content_type = request.headers.get("content-type")
+    wrong_type = "a request body is JSON, sent with 'Content-Type: application/json'"
+    if content_type is not None and not is_json_type(content_type):
+        raise Refusal("http/content-type", f"{wrong_type}, not {content_type[:60]!r}")
+    too_large = Refusal("message/too-large", f"a request body may hold at most {limit} bytes")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise too_large
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise too_large
+    if not raw:
+        return {}
+    if content_type is None:
+        raise Refusal("http/content-type", wrong_type)
+    return parse_json(raw, limit)
 
 
 def _no_constant(name: str) -> Any:
@@ -443,7 +482,8 @@ class Muted(Out):
 
 class Welcome(Out):
     """First message of every connection; ``chat`` the last lines it may read (oldest
-    first), ``muted`` the seats its seat muted."""
+    first), ``muted`` the seats its seat muted; ``skipped`` only when the connection
+    missed more moves than the server sends as events (``--catch-up-limit``)."""
 
     type: Literal["welcome"] = "welcome"
     seat: int | None
@@ -452,6 +492,9 @@ class Welcome(Out):
     table: TableSummary
     chat: list[ChatLine] | None = None
     muted: list[int] | None = None
+    #: the missed moves not sent as events (versions ``since`` + 1 to ``version``): the
+    #: view is the seat's view now, a snapshot in their place
+    skipped: int | None = None
 
 
 class Event(Out):

@@ -21,7 +21,7 @@ from cardtable import records
 from cardtable.core import IllegalActionError, InvalidActionError, NotYourTurnError
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
-from cardtable.server.messages import Over, event_text
+from cardtable.server.messages import Over, Welcome, event_text
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room, Rooms, room_from_row
 from cardtable.store import Store
@@ -218,11 +218,19 @@ class Pipeline:
         if room.status == "over":
             room.tell(over_message(room).text())
 
-    def catch_up(self, room: Room, conn: Connection, since: int | None) -> None:
-        """What a new connection is sent after its welcome: the events after ``since``
-        (the last version it saw), and the result of a finished game."""
+    def catch_up(self, room: Room, conn: Connection, welcome: Welcome,
+                 since: int | None) -> None:
+        """A new connection's welcome, then the events after ``since`` (the last version
+        it saw), and the result of a finished game. More than ``catch_up_limit`` missed
+        moves are not sent: the welcome's view is the seat's view now, and its
+        ``skipped`` says how many moves it stands for (a long table's log would fill the
+        connection's queue before its welcome was read)."""
         table = room.table
         conn.version = table.version
+        if since is not None and table.version - since > self.rooms.settings.catch_up_limit:
+            welcome.skipped = table.version - since
+            since = None
+        conn.push(welcome)
         if since is not None and since < table.version:
             for text in events(table, since, conn.seat):
                 conn.push(text)

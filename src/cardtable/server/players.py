@@ -33,8 +33,8 @@ from cardtable.server.messages import (
     Out,
     Result,
     TableSummary,
-    parse_json,
     read,
+    request_json,
 )
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room
@@ -390,13 +390,7 @@ def router(service: Any) -> APIRouter:
     routes = APIRouter(prefix="/api/players")
 
     async def body_of(request: Request) -> Any:
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > settings.max_body:
-                raise Refusal("message/too-large",
-                              f"a request body may hold at most {settings.max_body} bytes")
-        return parse_json(raw, settings.max_body) if raw else {}
+        return await request_json(request, settings.max_body)
 
     async def holder(request: Request) -> PlayerRow:
         row = await players.of_key(request.headers.get(KEY_HEADER))

@@ -24,17 +24,20 @@ CODES: dict[str, int] = {
     "message/too-large": 413,
     "limit/rate": 429,
     "limit/tables": 503,
+    "limit/bot-tables": 429,    # tables of bots alone playing for one address
     "record/no-format": 404,
     "player/bad-key": 401,
     "player/not-found": 404,
     "player/bad-code": 404,
     "record/bad": 400,          # POST /api/replay (cardtable.web): not a finished record
+    "record/too-long": 413,     # a replay or review of more moves or deals than it takes
     "chat/off": 403,
     "chat/bad": 422,
     "chat/too-long": 413,
     "chat/rate": 429,
     "http/not-found": 404,
     "http/method": 405,
+    "http/content-type": 415,   # a JSON route's body sent as a form, text/plain or untyped
     "server/error": 500,
 }
 

@@ -46,9 +46,6 @@ from cardtable.table import Table
 
 log = logging.getLogger("cardtable.server")
 
-# caps on what a table may ask of the server's bots
-MAX_BOT_SECONDS = 10.0
-MAX_BOT_ITERATIONS = 20_000
 # finished tables kept in memory for their records and late connections
 KEEP_FINISHED = 256
 #: the largest value this server takes for a whole-number option whose game declares no
@@ -118,6 +115,11 @@ class Room:
     visited: float = 0.0
     #: closed for want of visitors (then no longer in ``Rooms.live``)
     closed: bool = False
+    #: the client address the table's bot searches count for (docs/server.md: Limits):
+    #: its creator's, or the spectator's who resumed a table of bots; None after a restart
+    address: str | None = None
+    #: per seat, the hint on its way: the version it is for, and its answer to come
+    hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -127,6 +129,20 @@ class Room:
         for channel in ("seats", "spectators"):
             self.chat.setdefault(channel, deque(maxlen=CHAT_KEPT))
         self.visited = now
+
+    @property
+    def bots_only(self) -> bool:
+        """No person plays at this table, and a bot of it thinks (in the bot pool): a
+        table of random bots alone plays to its end in moments and costs nothing, so it
+        is neither counted per address nor adjourned (docs/server.md: Limits)."""
+        return bots_alone_think(self.table.seats)
+
+    def forget_hint(self, seat: int, done: asyncio.Future[Any]) -> None:
+        """The seat's hint ``done`` came: the next ask computes a new one."""
+        if not done.cancelled():
+            done.exception()        # seen, though every asker may have gone meanwhile
+        if self.hints.get(seat, (None, None))[1] is done:
+            del self.hints[seat]
 
     def seat_of_player(self, player: str) -> int | None:
         """The seat the player holds at this table (its first, if several)."""
@@ -267,6 +283,12 @@ class Room:
         return summary
 
 
+def bots_alone_think(seats: list[Seat]) -> bool:
+    """Bots alone play these seats, and one of them thinks in the bot pool: the random bot
+    chooses in microseconds in the server process (``Settings.inline_bots``)."""
+    return all(s.kind == "bot" for s in seats) and any(s.name != "random" for s in seats)
+
+
 def table_seats(rows: list[SeatRow]) -> list[Seat]:
     return [Seat("bot", s.bot or "random", dict(s.settings)) if s.kind == "bot"
             else Seat("person", s.name, {}) for s in rows]
@@ -296,7 +318,11 @@ def room_from_row(row: TableRow, alive: float | None = None) -> Room:
     return room
 
 
-def check_bot(kind: str, settings: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+def check_bot(kind: str, settings: dict[str, Any] | None,
+              limits: Settings) -> tuple[str, dict[str, Any]]:
+    """A table's bot and its settings as kept (ISMCTS without a budget: 1 second, or
+    ``--max-bot-seconds`` if less); options/bad for an unknown bot or setting, or a budget
+    over the server's caps."""
     if kind not in bots.KINDS:
         raise Refusal("options/bad", f"unknown bot {kind!r}; the bots are "
                                      f"{', '.join(bots.KINDS)}")
@@ -306,15 +332,32 @@ def check_bot(kind: str, settings: dict[str, Any] | None) -> tuple[str, dict[str
     except (CardtableError, TypeError) as exc:
         raise Refusal("options/bad", f"bot {kind}: {exc}") from None
     seconds = settings.get("seconds")
-    if isinstance(seconds, int | float) and seconds > MAX_BOT_SECONDS:
-        raise Refusal("options/bad", f"a bot may think at most {MAX_BOT_SECONDS:g} seconds")
+    if isinstance(seconds, int | float) and seconds > limits.max_bot_seconds:
+        raise Refusal("options/bad", f"a bot may think at most {limits.max_bot_seconds:g} "
+                                     "seconds a move on this server (--max-bot-seconds)")
     iterations = settings.get("iterations")
-    if isinstance(iterations, int) and iterations > MAX_BOT_ITERATIONS:
-        raise Refusal("options/bad", f"a bot may search at most {MAX_BOT_ITERATIONS} "
-                                     "iterations")
+    if isinstance(iterations, int) and iterations > limits.max_bot_iterations:
+        raise Refusal("options/bad", f"a bot may search at most {limits.max_bot_iterations} "
+                                     "iterations a move on this server "
+                                     "(--max-bot-iterations)")
     if kind == "ismcts" and "seconds" not in settings and "iterations" not in settings:
-        settings = {**settings, "seconds": 1.0}
+        settings = {**settings, "seconds": min(1.0, limits.max_bot_seconds)}
     return kind, dict(settings)
+
+
+def capped_budget(kind: str, settings: dict[str, Any], limits: Settings) -> dict[str, Any]:
+    """A searching bot's settings as its job runs them: whatever a table asked (a table
+    stored before the caps were lowered included), the search stops after
+    ``--max-bot-seconds`` and ``--max-bot-iterations``."""
+    if kind != "ismcts":
+        return settings
+    seconds = settings.get("seconds")
+    iterations = settings.get("iterations")
+    capped = {**settings, "seconds": limits.max_bot_seconds if seconds is None
+              else min(seconds, limits.max_bot_seconds)}
+    if iterations is not None:
+        capped["iterations"] = min(iterations, limits.max_bot_iterations)
+    return capped
 
 
 class Rooms:
@@ -390,7 +433,13 @@ class Rooms:
 
     # -- creating and seating
 
-    async def create(self, request: CreateTable) -> Room:
+    def bot_tables_of(self, address: str) -> int:
+        """The tables of bots alone playing for ``address`` (docs/server.md: Limits)."""
+        return sum(1 for r in self.live.values()
+                   if r.address == address and r.bots_only and r.status == "playing")
+
+    async def create(self, request: CreateTable, address: str | None = None) -> Room:
+        """A new table, its bots' searches counted for ``address`` (the client's)."""
         name = request.game
         if name not in cardtable.game_names():
             raise Refusal("options/bad", f"unknown game {name[:40]!r}; the games are "
@@ -411,7 +460,7 @@ class Rooms:
             if spec.kind == "person":
                 rows.append(SeatRow("person", ""))
             else:
-                bot, settings = check_bot(spec.bot, spec.settings)
+                bot, settings = check_bot(spec.bot, spec.settings, self.settings)
                 rows.append(SeatRow("bot", bot, bot, settings))
         try:
             game = cardtable.new_game(name, players=len(rows), **options)
@@ -420,6 +469,12 @@ class Rooms:
         if len(self.live) >= self.settings.max_tables:
             raise Refusal("limit/tables", "this server holds as many tables as it can; "
                                           "try again later")
+        limit = self.settings.bot_tables_per_address
+        if (bots_alone_think(table_seats(rows)) and address is not None
+                and self.bot_tables_of(address) >= limit):
+            raise Refusal("limit/bot-tables", f"{limit} tables of bots alone are playing "
+                                              "for your address already; watch one to its "
+                                              "end, or try again once one is over")
         seed = secrets.randbits(62)
         takeover = request.takeover_after
         table_id = secrets.token_urlsafe(9)
@@ -436,7 +491,7 @@ class Rooms:
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
                     over=False, takeover_after=takeover, rate=self.rate,
-                    chat_on=request.chat, clock=clock)
+                    chat_on=request.chat, clock=clock, address=address)
         self.live[table_id] = room
         log.info("table %s created: %s, %d seats", table_id, name, len(rows))
         return room
@@ -536,7 +591,7 @@ class Rooms:
             if close and room.status == "waiting" and idle >= close:
                 await self._close(room)
             elif (adjourn and idle >= adjourn and room.status in ("playing", "adjourned")
-                  and any(s.kind == "person" for s in room.table.seats)):
+                  and (room.bots_only or not all(s.kind == "bot" for s in room.table.seats))):
                 await self._adjourn(room)
 
     async def _close(self, room: Room) -> None:

@@ -134,8 +134,8 @@ class TableService:
 
     # -- tables and seats
 
-    async def create(self, request: CreateTable) -> Room:
-        room = await self.rooms.create(request)
+    async def create(self, request: CreateTable, address: str | None = None) -> Room:
+        room = await self.rooms.create(request, address)
         self.jobs.kick(room)
         return room
 
@@ -172,7 +172,8 @@ class TableService:
                 new = await self.create(CreateTable(game=game.name, options=options,
                                                     seats=seats,
                                                     takeover_after=room.takeover_after,
-                                                    chat=room.chat_on, clock=clock))
+                                                    chat=room.chat_on, clock=clock),
+                                        conn.address)
                 await asyncio.shield(self.db.run(
                     lambda c: self.rooms.store.set_rematch(c, room.id, new.id)))
                 room.rematch = new_id = new.id
@@ -205,6 +206,10 @@ class TableService:
                 return
             if conn.seat is not None:
                 await self.rooms.resume(room)    # an adjourned table plays on
+            elif room.adjourned and room.bots_only and self.rooms.bot_tables_of(
+                    conn.address) < self.settings.bot_tables_per_address:
+                room.address = conn.address      # a table of bots: watching resumes it
+                await self.rooms.resume(room)
             table = room.table
             # present before the welcome, so that its summary shows this seat connected
             # (nothing is awaited from here on: no other message can come first)
@@ -217,8 +222,7 @@ class TableService:
                               chat=room.chat_history(conn, self.settings.chat_history))
             if conn.seat is not None:
                 welcome.muted = sorted(room.mutes.get(conn.seat, ()))
-            conn.push(welcome)
-            self.pipeline.catch_up(room, conn, since)
+            self.pipeline.catch_up(room, conn, welcome, since)
             room.presence()
         if conn.seat is not None:
             await self.back(room, conn.seat)

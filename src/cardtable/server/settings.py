@@ -9,7 +9,8 @@ from typing import Any
 @dataclass
 class Settings:
     db_url: str
-    bot_workers: int = 2
+    bot_workers: int = 2             # processes for bot searches and hints, and this
+    light_workers: int = 1           # many more kept for the light bots (heuristic...)
     max_message: int = 4096          # bytes of one WebSocket message
     max_body: int = 16_384           # bytes of one HTTP request body
     ws_rate: float = 20.0            # messages a second per connection...
@@ -18,6 +19,10 @@ class Settings:
     http_burst: float = 60.0
     max_tables: int = 5_000          # unfinished tables held at once
     max_queue: int = 2_000           # unsent messages before a connection is dropped
+    # missed moves a new connection is sent as events; past this its welcome is a
+    # snapshot instead (Welcome.skipped), so that opening a long table never fills the
+    # queue: at most half of max_queue, leaving room for what follows
+    catch_up_limit: int = 1000
     hint_budget: dict[str, Any] = field(default_factory=lambda: {"iterations": 300})
     takeover_tick: float = 0.25      # seconds between checks for away players and clocks
     # timeouts in a row after which a seat with a clock is taken over (a table's clock
@@ -28,6 +33,15 @@ class Settings:
     # bots that choose in microseconds play in the server process; the others (and
     # every hint) go to the process pool
     inline_bots: tuple[str, ...] = ("random",)
+    # bots that choose in milliseconds: light jobs, which never wait for a search
+    light_bots: tuple[str, ...] = ("heuristic", "learned")
+    # caps on a table's bots (docs/server.md: Limits): seconds and iterations a move...
+    max_bot_seconds: float = 2.0
+    max_bot_iterations: int = 5_000
+    # ...searches (bot moves, hints) running at once for one client address...
+    bot_jobs_per_address: int = 1
+    # ...and tables of bots alone playing at once for one client address
+    bot_tables_per_address: int = 2
     # this process's name when several share one database: it creates, reloads and plays
     # only its own tables (None: the one default process)
     owner: str | None = None
@@ -38,3 +52,11 @@ class Settings:
     # seconds closes; a playing one with nobody connected for this long is adjourned
     close_waiting_after: float | None = 3600.0
     adjourn_after: float | None = 900.0
+    # the reverse proxies (addresses or networks) whose X-Forwarded-For and -Proto are
+    # believed; a request from anywhere else is its own address (none: every request's)
+    trusted_proxies: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.catch_up_limit <= self.max_queue // 2:
+            raise ValueError(f"catch_up_limit is 0 to {self.max_queue // 2} (half of "
+                             f"max_queue), not {self.catch_up_limit}")

@@ -17,6 +17,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.connections import Connection
+from cardtable.server.limits import client_address
 from cardtable.server.messages import (
     BackMessage,
     ChatMessage,
@@ -89,7 +90,7 @@ def router(service: TableService) -> APIRouter:
             return
 
         conn = Connection(websocket.send_text, lambda code: websocket.close(code), seat,
-                          settings)
+                          settings, client_address(websocket.scope))
         await service.join(room, conn, since)
         strikes = 0
         try:

@@ -2,7 +2,7 @@
 
 A linear softmax policy over the observation tensor (523 inputs, 529 action logits, the
 illegal ones masked) and a linear value, trained by one-step actor-critic in
-``SequenceVectorEnv`` against the random opponent or (``--opponent self``) against itself,
+``GameVectorEnv`` (Sequence) against the random opponent or (``--opponent self``) against itself,
 the opponent's moves sampled from the same policy. Every ``--eval-every`` steps the greedy policy
 plays ``--eval-deals`` deals against ``random`` (the batched engine) and ``heuristic-v1``
 (the scalar engine and bot), each deal twice with the seats swapped; the score is the mean
@@ -27,7 +27,7 @@ import numpy as np
 import cardtable
 from cardtable.bots import make
 from cardtable.envs.encoders import encoder_for
-from cardtable.vector.gym import SequenceVectorEnv
+from cardtable.vector.gym import GameVectorEnv
 from cardtable.vector.sequence import VectorSequence
 
 
@@ -79,7 +79,7 @@ class Policy:
         self.w += lr * (h.T @ grad)
 
 
-def train_step(policy: Policy, env: SequenceVectorEnv, obs: np.ndarray,
+def train_step(policy: Policy, env: GameVectorEnv, obs: np.ndarray,
                mask: np.ndarray, rng: np.random.Generator, lr: float,
                value_lr: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One move in every game, sampled from the policy, and one actor-critic update."""
@@ -119,7 +119,7 @@ def against_random(policy: Policy, deals: int, seed: int) -> dict[str, float]:
     """Each deal twice, the policy in seat 0 then seat 1, against the random opponent."""
     scores = np.zeros((deals, 2))
     for seat in (0, 1):
-        env = SequenceVectorEnv(num_envs=deals, seat=seat, copy=False)
+        env = GameVectorEnv(num_envs=deals, game="sequence", seat=seat, copy=False)
         obs, info = env.reset(seed=seed)
         done = np.zeros(deals, bool)
         while not done.all():
@@ -158,8 +158,9 @@ def train(steps: int, envs: int, eval_every: int, eval_deals: int, bot_deals: in
     policy = Policy(engine.obs_size, engine.num_actions,
                     1.0 / np.maximum(engine.encoder.high, 1.0), hidden, seed)
     rng = np.random.default_rng(seed)
-    env = SequenceVectorEnv(num_envs=envs, copy=False, opponents="random" if opponent ==
-                            "random" else lambda obs, mask: policy.sample(obs, mask, rng))
+    env = GameVectorEnv(num_envs=envs, game="sequence", copy=False,
+                        opponents="random" if opponent == "random"
+                        else lambda obs, mask: policy.sample(obs, mask, rng))
     obs, info = env.reset(seed=seed)
     obs, mask = obs.copy(), info["action_mask"].copy()
     curve: list[dict[str, Any]] = []

@@ -3,16 +3,17 @@
 Install with ``pip install 'cardtable[vector]'`` (NumPy and numba). The rules engine never
 imports this package.
 
+- ``make(game, **options)``: the batched engine of a game, found by name (``ENGINE`` of
+  ``cardtable.vector.<game>``); ``game_names()`` lists the games that have one. Every engine
+  is a ``VectorEngine`` (``cardtable.vector.base``: the methods, the argument checks).
 - ``VectorSequence``: N games of Sequence as arrays, stepped by numba kernels, exactly the
   rules of ``cardtable.sequence`` (tests/vector play both side by side).
 - ``VectorDrawBridge``: N matches of Draw Bridge, the same way (``cardtable.vector.drawbridge``).
 - ``VectorThreeThirteen``: N matches of Three Thirteen, the same way, its meld solver a numba
   kernel too (``cardtable.vector.threethirteen``, ``threethirteen_melds``).
 - ``SelfPlay``: pgx's shape, every seat's action from the caller.
-- ``cardtable.vector.gym.SequenceVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
-  the vector entry point of ``cardtable/Sequence-v0``; ``ThreeThirteenVectorEnv`` and
-  ``DrawBridgeVectorEnv`` (the same module) those of ``cardtable/ThreeThirteen-v0`` and
-  ``cardtable/DrawBridge-v0``.
+- ``cardtable.vector.gym.GameVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
+  the vector entry point of every game's Gymnasium id (``cardtable/Sequence-v0`` ...).
 """
 
 from __future__ import annotations
@@ -24,11 +25,17 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("cardtable.vector needs NumPy and numba: pip install 'cardtable[vector]'"
                       ) from exc
 
+from cardtable.vector.base import VectorEngine, engine_class, game_names, make
 from cardtable.vector.drawbridge import DrawBridgeBatch, DrawBridgeResults, VectorDrawBridge
 from cardtable.vector.selfplay import SelfPlay, SelfPlayState
-from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
-from cardtable.vector.threethirteen import ThreeThirteenBatch, VectorThreeThirteen
+from cardtable.vector.sequence import Results, SequenceBatch, SequenceResults, VectorSequence
+from cardtable.vector.threethirteen import (
+    ThreeThirteenBatch,
+    ThreeThirteenResults,
+    VectorThreeThirteen,
+)
 
 __all__ = ["DrawBridgeBatch", "DrawBridgeResults", "Results", "SelfPlay", "SelfPlayState",
-           "SequenceBatch", "ThreeThirteenBatch", "VectorDrawBridge", "VectorSequence",
-           "VectorThreeThirteen"]
+           "SequenceBatch", "SequenceResults", "ThreeThirteenBatch", "ThreeThirteenResults",
+           "VectorDrawBridge", "VectorEngine", "VectorSequence", "VectorThreeThirteen",
+           "engine_class", "game_names", "make"]

@@ -20,15 +20,13 @@ played, so that two policies can be compared on the same deals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-import cardtable
-from cardtable.cards import NUM_CARDS, card_name
-from cardtable.core import IllegalMoveError, OptionsError, State
+from cardtable.cards import NUM_CARDS, card_name, parse_card
+from cardtable.drawbridge import game as rules
 from cardtable.drawbridge.game import (
     BID,
     DOUBLE,
@@ -39,9 +37,15 @@ from cardtable.drawbridge.game import (
     DrawBridgeGame,
     DrawBridgeState,
 )
-from cardtable.drawbridge.scoring import BOOK, DOUBLING_FACTOR, UNDERTRICK_POINTS
-from cardtable.envs.encoders import encoder_for
-from cardtable.vector.sequence import _GOLDEN, _below, _mix, _rows, _seeds
+from cardtable.drawbridge.scoring import (
+    BOOK,
+    DOUBLING_FACTOR,
+    STRAINS,
+    UNDERTRICK_POINTS,
+    trick_points,
+)
+from cardtable.vector._kernel import GOLDEN, R_DEAL, R_EPISODE, R_POLICY, R_SEED, below, mix
+from cardtable.vector.base import VectorEngine
 
 NUM_ACTIONS = REDOUBLE + 1  # 52 cards, 35 bids, pass, double, redouble
 DRAW, AUCTION, PLAY, OVER = range(4)
@@ -49,12 +53,12 @@ DRAW, AUCTION, PLAY, OVER = range(4)
 # ---------------------------------------------------------------- tables, from the scalar engine
 
 #: 1.5 / 1.3: the rank order of each card for tricks (2 lowest .. ace highest)
-POWER = np.array([(c % 13 - 1) % 13 for c in range(NUM_CARDS)], np.int8)
+POWER = np.array(rules.POWER, np.int8)
 #: the trump suit (card suit index, S H D C = 0..3) of each strain C D H S NT, -1 in NT
-TRUMP = np.array([3, 2, 1, 0, -1], np.int8)
-#: 1.6: points per odd trick, undoubled: the first, then each after it, per strain
-FIRST_TRICK = np.array([20, 20, 30, 30, 40], np.int32)
-NEXT_TRICK = np.array([20, 20, 30, 30, 30], np.int32)
+TRUMP = np.array(rules.TRUMP_SUIT, np.int8)
+#: 1.6: the points of each number of odd tricks (0..7) in each strain, undoubled
+TRICK_POINTS = np.array([[trick_points(strain, odd) for odd in range(8)]
+                         for strain in range(len(STRAINS))], np.int32)
 FACTOR = np.array(DOUBLING_FACTOR, np.int32)
 UNDER = np.array(UNDERTRICK_POINTS, np.int32)
 SUIT_BITS = np.int64(0x1FFF)
@@ -67,8 +71,6 @@ META_FIELDS = ("current", "dealer", "phase", "lead", "deal", "n_played", "n_call
                "lowest_bid", "call_kind", "bidder", "doubled", "passes0", "passes1",
                "tricks_won0", "tricks_won1", "score0", "score1", "off_suit0", "off_suit1",
                "moves", "over", "winner")
-# columns of ``DrawBridgeBatch.rngs``
-R_SEED, R_MATCH, R_DEAL, R_POLICY = range(4)
 # rows of ``DrawBridgeBatch.masks`` (52-bit card masks, int64): the hands, the cards each
 # seat played this deal, drew this deal, took face up (show_stock_top), and the bids each
 # seat made (35 bits)
@@ -201,19 +203,19 @@ def _deal_one(masks: np.ndarray, stock: np.ndarray, meta: np.ndarray, rngs: np.n
               i: int, number: int, dealer: int) -> None:
     """1.2: deal ``number`` of the match in row i: 13 cards each, one at a time, non-dealer
     first, the rest the stock; ``dealer`` -1 draws the first dealer at random."""
-    match = rngs[i, R_MATCH]
-    rngs[i, R_DEAL] = _mix(rngs[i, R_SEED] ^ _mix(match * _GOLDEN + _GOLDEN)
-                           ^ _mix(np.uint64(number) * _GOLDEN))
+    match = rngs[i, R_EPISODE]
+    rngs[i, R_DEAL] = mix(rngs[i, R_SEED] ^ mix(match * GOLDEN + GOLDEN)
+                           ^ mix(np.uint64(number) * GOLDEN))
     deck = np.empty(NUM_CARDS, np.int8)
     for k in range(NUM_CARDS):
         deck[k] = k
     for k in range(NUM_CARDS - 1, 0, -1):
-        r = _below(rngs, i, R_DEAL, k + 1)
+        r = below(rngs, i, R_DEAL, k + 1)
         t = deck[k]
         deck[k] = deck[r]
         deck[r] = t
     if dealer < 0:
-        dealer = _below(rngs, i, R_DEAL, 2)
+        dealer = below(rngs, i, R_DEAL, 2)
     h0 = np.int64(0)
     h1 = np.int64(0)
     for k in range(2 * HAND_SIZE):
@@ -259,7 +261,7 @@ def _new_match(masks: np.ndarray, stock: np.ndarray, meta: np.ndarray, rngs: np.
         meta[i, f] = 0
     meta[i, M_WINNER] = -1
     _deal_one(masks, stock, meta, rngs, i, 1, -1)
-    rngs[i, R_MATCH] += np.uint64(1)
+    rngs[i, R_EPISODE] += np.uint64(1)
 
 
 @njit(inline="always", cache=True)
@@ -274,8 +276,7 @@ def _finish_deal(masks: np.ndarray, stock: np.ndarray, meta: np.ndarray, rngs: n
         doubled = meta[i, M_DOUBLED]
         tricks = meta[i, M_WON0 + bidder]
         if tricks >= BOOK + level:
-            odd = tricks - BOOK
-            points = (FIRST_TRICK[strain] + NEXT_TRICK[strain] * (odd - 1)) * FACTOR[doubled]
+            points = TRICK_POINTS[strain, tricks - BOOK] * FACTOR[doubled]
             meta[i, M_SCORE0 + bidder] += points
         elif undertricks:
             meta[i, M_SCORE0 + 1 - bidder] += (BOOK + level - tricks) * UNDER[doubled]
@@ -288,9 +289,9 @@ def _finish_deal(masks: np.ndarray, stock: np.ndarray, meta: np.ndarray, rngs: n
             meta[i, M_CURRENT] = -1
             return
     # 1.2 / 1.4: the deal alternates, a passed-out deal included
-    rngs[i, R_MATCH] -= np.uint64(1)  # the deals of this match: (seed, match, number)
+    rngs[i, R_EPISODE] -= np.uint64(1)  # the deals of this match: (seed, match, number)
     _deal_one(masks, stock, meta, rngs, i, meta[i, M_DEAL] + 1, 1 - meta[i, M_DEALER])
-    rngs[i, R_MATCH] += np.uint64(1)
+    rngs[i, R_EPISODE] += np.uint64(1)
 
 
 @njit(inline="always", cache=True)
@@ -490,7 +491,7 @@ def _random_kernel(b: DrawBridgeBatch, follow_in_draw: bool, out: np.ndarray) ->
     buf = np.empty(NUM_ACTIONS, np.int16)
     for i in range(out.shape[0]):
         n = _legal_ids(masks, meta, i, follow_in_draw, buf)
-        out[i] = buf[_below(rngs, i, R_POLICY, n)] if n else -1
+        out[i] = buf[below(rngs, i, R_POLICY, n)] if n else -1
 
 
 @njit(cache=True)
@@ -508,7 +509,7 @@ def _play_random_kernel(b: DrawBridgeBatch, seat: int, active: np.ndarray, targe
         while meta[i, M_OVER] == 0 and meta[i, M_CURRENT] != seat and not (
                 max_moves > 0 and meta[i, M_MOVES] >= max_moves):
             n = _legal_ids(masks, meta, i, follow_in_draw, buf)
-            _apply_one(masks, stock, meta, rngs, i, buf[_below(rngs, i, R_POLICY, n)], target,
+            _apply_one(masks, stock, meta, rngs, i, buf[below(rngs, i, R_POLICY, n)], target,
                        show_top, draw_by_suit, undertricks)
         _finish(meta, i, max_moves, rewards, terminated, truncated, winner, scores, deals,
                 moves)
@@ -547,7 +548,7 @@ def _new_match_kernel(b: DrawBridgeBatch, rows: np.ndarray) -> None:
 # ---------------------------------------------------------------- the engine
 
 
-class VectorDrawBridge:
+class VectorDrawBridge(VectorEngine[DrawBridgeBatch, DrawBridgeResults]):
     """Batched Draw Bridge with its options fixed; ``max_moves`` (default none) cuts a match.
 
     Examples:
@@ -560,26 +561,23 @@ class VectorDrawBridge:
         ((4, 90), (4, 551))
     """
 
+    game_name = "drawbridge"
     num_actions = NUM_ACTIONS
-    num_players = 2
+    batch_type = DrawBridgeBatch
+    results_type = DrawBridgeResults
+    state_type = DrawBridgeState
+    episode = "match"
 
-    def __init__(self, max_moves: int | None = None, **options: Any) -> None:
-        game = cardtable.new_game("drawbridge", **options)
-        assert isinstance(game, DrawBridgeGame)
-        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
-                max_moves, int) or max_moves < 1):
-            raise OptionsError(f"max_moves must be a positive int or None, not {max_moves!r}")
-        self.game = game
+    def _configure(self, game: DrawBridgeGame) -> None:
         self.target = game.target
         self.show_top = game.show_stock_top
         self.follow_in_draw = game.follow_suit_in_draw
         self.draw_by_suit = game.draw_trick_winner == "suit-led"
         self.undertricks = game.undertricks
-        self.max_moves = max_moves or 0
-        self.encoder = encoder_for(game)
-        self.obs_size = self.encoder.size
         self._rules = np.array([self.show_top, self.follow_in_draw, self.draw_by_suit,
                                 self.undertricks], np.float32)
+        self._opts = (self.target, self.show_top, self.follow_in_draw, self.draw_by_suit,
+                      self.undertricks, self.max_moves)
         off = self.encoder.offsets
         # the kernel writes the encoder's layout at fixed offsets: a changed layout fails here
         assert [off[s.name] for s in self.encoder.sections] + [self.obs_size] == [
@@ -587,147 +585,11 @@ class VectorDrawBridge:
             O_BIDDER, O_DOUBLED, O_PASSES, O_WON, O_STOCK, O_SCORES, O_TARGET, O_DEALER,
             O_TO_ACT, O_RULES, OBS_SIZE], off
 
-    # -- making batches --------------------------------------------------
-
-    def empty(self, n: int) -> DrawBridgeBatch:
-        """N rows of zeros: fill them with ``init``'s deals or ``load``."""
+    def _empty(self, n: int) -> DrawBridgeBatch:
         return DrawBridgeBatch(masks=np.zeros((n, 10), np.int64),
                                stock=np.zeros((n, 2 * DRAW_TRICKS), np.int8),
                                meta=np.zeros((n, len(META_FIELDS)), np.int32),
                                rngs=np.zeros((n, 4), np.uint64))
-
-    def init(self, seeds: Any) -> DrawBridgeBatch:
-        """The first deal of a match in each row, from the row's seed (non-negative ints
-        below 2**64); deal d of the row's match m comes from (seed, m, d), and the random
-        policy's stream is seeded from the seed too."""
-        seeds = _seeds(seeds)
-        batch = self.empty(len(seeds))
-        _seed_rows(batch, seeds)
-        _new_match_kernel(batch, np.arange(len(seeds)))
-        return batch
-
-    def reset_rows(self, batch: DrawBridgeBatch, rows: Any) -> None:
-        """A new match in each row of ``rows`` (indices or a boolean mask)."""
-        idx = _rows(rows)
-        if idx.size:
-            _new_match_kernel(batch, idx)
-
-    def from_states(self, states: Sequence[State]) -> DrawBridgeBatch:
-        """A batch holding scalar states (``game.deal(seed)``, ``setup``, a loaded save), row
-        by row; row i's later deals come from seed i."""
-        batch = self.empty(len(states))
-        _seed_rows(batch, np.arange(len(states), dtype=np.uint64))
-        for i, state in enumerate(states):
-            self.load(batch, i, state)
-        return batch
-
-    def load(self, batch: DrawBridgeBatch, i: int, state: State) -> None:
-        """Row i becomes the scalar ``state``: its current deal as dealt and the match scores
-        then (from its public ``to_dict``), the deal's actions replayed from
-        ``state.history``; the row's generators keep going."""
-        if not isinstance(state, DrawBridgeState) or state.game != self.game:
-            raise OptionsError(f"a state of {state.game!r} does not fit a batch of {self.game!r}")
-        deal = state.to_dict()["deal"]
-        hands = [sum(1 << c for c in _cards(h)) for h in deal["hands"]]
-        batch.stock[i] = _cards(deal["stock"])
-        meta = batch.meta[i]
-        meta[:] = 0
-        meta[M_WINNER] = -1
-        meta[M_SCORE0], meta[M_SCORE1] = deal["scores"]
-        _start_deal_row(batch, i, deal["number"], deal["dealer"], hands[0], hands[1])
-        actions = [a.id for _, a in state.history[len(state.history) - len(deal["actions"]):]]
-        meta[M_MOVES] = len(state.history) - len(actions)
-        one = np.ones(1, np.bool_)
-        for a in actions:
-            res = self.empty_results(1)
-            row = DrawBridgeBatch(*(x[i:i + 1] for x in batch))
-            bad = _step_kernel(row, np.array([a], np.int64), one, self.target, self.show_top,
-                               self.follow_in_draw, self.draw_by_suit, self.undertricks, 0,
-                               False, *res)
-            assert bad < 0, f"the scalar state's action {a} is refused in the batch"
-
-    def hidden_cards(self, batch: DrawBridgeBatch, i: int) -> tuple[list[list[str]], list[str]]:
-        """Row i's hands and its stock as dealt (top first) in notation, for tests and
-        debugging."""
-        hands = [[card_name(c) for c in range(NUM_CARDS) if int(h) >> c & 1]
-                 for h in batch.masks[i, K_HAND:K_HAND + 2].tolist()]
-        return hands, [card_name(c) for c in batch.stock[i].tolist()]
-
-    # -- playing ---------------------------------------------------------
-
-    def _opts(self) -> tuple[int, bool, bool, bool, bool, int]:
-        return (self.target, self.show_top, self.follow_in_draw, self.draw_by_suit,
-                self.undertricks, self.max_moves)
-
-    def step(self, batch: DrawBridgeBatch, actions: Any, active: Any = None,
-             autoreset: bool = True) -> DrawBridgeResults:
-        """Play ``actions[i]`` in every row (only where ``active``, a boolean mask, if given).
-
-        Refuses the whole call with ``IllegalMoveError`` if one action is illegal. A match
-        that ends (or reaches ``max_moves``) reports its result in the returned results and,
-        with ``autoreset``, its row holds the first deal of a new match at once.
-        """
-        n = batch.size
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
-        if acts.shape != (n,):
-            raise ValueError(f"actions must have shape ({n},), not {acts.shape}")
-        on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
-        if on.shape != (n,):
-            raise ValueError(f"active must have shape ({n},), not {on.shape}")
-        res = self.empty_results(n)
-        bad = _step_kernel(batch, acts, on, *self._opts(), autoreset, *res)
-        if bad >= 0:
-            what = "the match is over" if batch.meta[bad, M_OVER] else "it is not legal now"
-            raise IllegalMoveError(f"row {bad}: action {int(acts[bad])} is refused: {what} "
-                                   "(nothing was played)")
-        return res
-
-    def play_random(self, batch: DrawBridgeBatch, until_seat: int,
-                    active: Any = None) -> DrawBridgeResults:
-        """Random moves in each (active) row until ``until_seat`` is to act, the match ends
-        or reaches ``max_moves``; the rows are not reset."""
-        n = batch.size
-        on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
-        res = self.empty_results(n)
-        _play_random_kernel(batch, until_seat, on, *self._opts(), *res)
-        return res
-
-    def random_actions(self, batch: DrawBridgeBatch,
-                       out: np.ndarray | None = None) -> np.ndarray:
-        """A uniformly random legal action per row (-1 where the match is over), drawn from
-        the rows' policy stream."""
-        out = np.empty(batch.size, np.int64) if out is None else out
-        _random_kernel(batch, self.follow_in_draw, out)
-        return out
-
-    def legal_mask(self, batch: DrawBridgeBatch, out: np.ndarray | None = None,
-                   rows: Any = None) -> np.ndarray:
-        """(N, 90) bool, True on the legal action ids of each row's seat to act (none once
-        the match is over); ``rows`` (indices) for some rows only; ``out`` may be bool, int8
-        or uint8."""
-        idx = np.arange(batch.size) if rows is None else _rows(rows)
-        if out is None:
-            out = np.empty((len(idx), NUM_ACTIONS), np.bool_)
-        _mask_kernel(batch, idx, self.follow_in_draw, out.view(np.uint8))
-        return out
-
-    def observe(self, batch: DrawBridgeBatch, seats: Any = None,
-                out: np.ndarray | None = None, rows: Any = None) -> np.ndarray:
-        """(N, 551) float32: each row seen by ``seats`` (one seat, or one per row; default
-        the seat to act, seat 0 once a match is over), the tensor of
-        ``cardtable.envs.encoders``; ``rows`` (indices) for some rows only."""
-        idx = np.arange(batch.size) if rows is None else _rows(rows)
-        if seats is None:
-            seat_arr = np.maximum(batch.meta[idx, M_CURRENT], 0).astype(np.int64)
-        else:
-            seat_arr = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, np.int64),
-                                                            idx.shape))
-            if seat_arr.size and not (seat_arr.min() >= 0 and seat_arr.max() < 2):
-                raise ValueError("seats must be 0..1")
-        if out is None:
-            out = np.empty((len(idx), self.obs_size), np.float32)
-        _observe_kernel(batch, idx, seat_arr, self.target, self._rules, self.show_top, out)
-        return out
 
     def empty_results(self, n: int) -> DrawBridgeResults:
         """Results of N rows in which nothing has ended."""
@@ -738,6 +600,56 @@ class VectorDrawBridge:
                                  scores=np.zeros((n, 2), np.int32),
                                  deals=np.zeros(n, np.int32), moves=np.zeros(n, np.int32))
 
+    def _load(self, batch: DrawBridgeBatch, i: int, state: DrawBridgeState) -> None:
+        """Its current deal as dealt and the match scores then (from its public ``to_dict``),
+        the deal's actions replayed from ``state.history``."""
+        deal = state.to_dict()["deal"]
+        hands = [sum(1 << c for c in _cards(h)) for h in deal["hands"]]
+        batch.stock[i] = _cards(deal["stock"])
+        meta = batch.meta[i]
+        meta[:] = 0
+        meta[M_WINNER] = -1
+        meta[M_SCORE0], meta[M_SCORE1] = deal["scores"]
+        _start_deal_kernel(batch, i, deal["number"], deal["dealer"], np.int64(hands[0]),
+                           np.int64(hands[1]))
+        actions = [a.id for _, a in state.history[len(state.history) - len(deal["actions"]):]]
+        meta[M_MOVES] = len(state.history) - len(actions)
+        one = np.ones(1, np.bool_)
+        for a in actions:
+            res = self.empty_results(1)
+            row = DrawBridgeBatch(*(x[i:i + 1] for x in batch))
+            bad = _step_kernel(row, np.array([a], np.int64), one, *self._opts[:5], 0, False,
+                               *res)
+            assert bad < 0, f"the scalar state's action {a} is refused in the batch"
+
+    def _hidden_cards(self, batch: DrawBridgeBatch, i: int
+                      ) -> tuple[list[list[str]], list[str]]:
+        """The hands and the stock as dealt (top first)."""
+        hands = [[card_name(c) for c in range(NUM_CARDS) if int(h) >> c & 1]
+                 for h in batch.masks[i, K_HAND:K_HAND + 2].tolist()]
+        return hands, [card_name(c) for c in batch.stock[i].tolist()]
+
+    def _kernel_new(self, batch: DrawBridgeBatch, rows: np.ndarray) -> None:
+        _new_match_kernel(batch, rows)
+
+    def _kernel_step(self, batch: DrawBridgeBatch, actions: np.ndarray, active: np.ndarray,
+                     autoreset: bool, res: DrawBridgeResults) -> int:
+        return int(_step_kernel(batch, actions, active, *self._opts, autoreset, *res))
+
+    def _kernel_play_random(self, batch: DrawBridgeBatch, seat: int, active: np.ndarray,
+                            res: DrawBridgeResults) -> None:
+        _play_random_kernel(batch, seat, active, *self._opts, *res)
+
+    def _kernel_random(self, batch: DrawBridgeBatch, out: np.ndarray) -> None:
+        _random_kernel(batch, self.follow_in_draw, out)
+
+    def _kernel_mask(self, batch: DrawBridgeBatch, rows: np.ndarray, out: np.ndarray) -> None:
+        _mask_kernel(batch, rows, self.follow_in_draw, out)
+
+    def _kernel_observe(self, batch: DrawBridgeBatch, rows: np.ndarray, seats: np.ndarray,
+                        out: np.ndarray) -> None:
+        _observe_kernel(batch, rows, seats, self.target, self._rules, self.show_top, out)
+
 
 @njit(cache=True)
 def _start_deal_kernel(b: DrawBridgeBatch, i: int, number: int, dealer: int, h0: Any,
@@ -746,17 +658,8 @@ def _start_deal_kernel(b: DrawBridgeBatch, i: int, number: int, dealer: int, h0:
     _start_deal(masks, meta, i, number, dealer, h0, h1)
 
 
-def _start_deal_row(batch: DrawBridgeBatch, i: int, number: int, dealer: int, h0: int,
-                    h1: int) -> None:
-    _start_deal_kernel(batch, i, number, dealer, np.int64(h0), np.int64(h1))
-
-
 def _cards(names: list[str]) -> list[int]:
-    from cardtable.cards import parse_card
-
     return [parse_card(c) for c in names]
 
 
-def _seed_rows(batch: DrawBridgeBatch, seeds: np.ndarray) -> None:
-    batch.rngs[:, R_SEED] = seeds
-    batch.rngs[:, R_POLICY] = seeds ^ np.uint64(0x5DEECE66D)
+ENGINE = VectorDrawBridge

@@ -1,7 +1,8 @@
-"""Gymnasium's ``VectorEnv`` on the batched engine: one learner seat per game, against an
+"""Gymnasium's ``VectorEnv`` on the batched engines: one learner seat per game, against an
 opponent (docs/envs.md).
 
-The vector entry point of ``cardtable/Sequence-v0``::
+``GameVectorEnv(game=...)`` is the vector entry point of every game's Gymnasium id
+(``cardtable/Sequence-v0``, ...), the game's engine found by name::
 
     import gymnasium, cardtable.envs
     envs = gymnasium.make_vec("cardtable/Sequence-v0", num_envs=4096,
@@ -30,41 +31,41 @@ from gymnasium.vector.utils import batch_space
 
 from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.vector.drawbridge import VectorDrawBridge
-from cardtable.vector.sequence import Results, VectorSequence
-from cardtable.vector.threethirteen import VectorThreeThirteen
+from cardtable.vector.base import VectorEngine, check_actions, make
 
-#: a batched policy: observations (k, 523) and legal masks (k, 529) -> k action ids
+#: a batched policy: observations (k, obs_size) and legal masks (k, num_actions) -> k ids
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
-    """``num_envs`` games of Sequence; the learner plays ``seat`` in each.
+class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+    """``num_envs`` games of ``game`` (default Sequence) on its batched engine; the learner
+    plays ``seat`` in each.
 
     ``opponents`` plays every other seat (teammates too): ``"random"`` (uniform legal
     moves, inside the kernels) or a batched policy ``f(observations, masks) -> actions``
     called with the rows where another seat is to act. Other keywords: the game's options
-    (``players``, ``teams``, ``max_turns``), ``max_moves`` (default 100,000, as the scalar
-    environment; None for no limit), ``illegal_reward`` (default -1), ``copy`` (default
-    True: fresh arrays every step; False: the environment's own observation and mask
-    arrays, overwritten by the next step).
+    (Sequence: ``players``, ``teams``, ``max_turns``), ``max_moves`` (default 100,000, as
+    the scalar environment; None for no limit), ``illegal_reward`` (default -1), ``copy``
+    (default True: fresh arrays every step; False: the environment's own observation and
+    mask arrays, overwritten by the next step). Where a row is a whole match (Draw Bridge,
+    Three Thirteen), the reward comes at the end of the match.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
-    #: the game and its batched engine (a subclass per game sets them)
+    #: the game played when ``game`` is not given
     game_name = "sequence"
-    engine_class: Any = VectorSequence
 
     def __init__(self, num_envs: int = 1, game: str | None = None, seat: int = 0,
                  opponents: str | Policy = "random",
                  max_moves: int | None = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0,
                  copy: bool = True, **options: Any) -> None:
-        if game is not None and game != self.game_name:
+        if game is not None and type(self) is not GameVectorEnv and game != self.game_name:
             raise OptionsError(f"{type(self).__name__} plays {self.game_name}, not {game!r}; "
-                               f"cardtable.vector has {', '.join(VECTOR_ENVS)}")
+                               f"GameVectorEnv(game=...) plays any game")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise OptionsError(f"num_envs must be a positive int, not {num_envs!r}")
-        self.engine = self.engine_class(max_moves=max_moves, **options)
+        self.engine: VectorEngine[Any, Any] = make(game or self.game_name,
+                                                   max_moves=max_moves, **options)
         n = self.engine.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise OptionsError(f"seat must be 0..{n - 1}, not {seat!r}")
@@ -99,11 +100,7 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         engine, batch, n = self.engine, self.batch, self.num_envs
-        acts = np.asarray(actions, np.int64).reshape(-1)
-        if acts.shape != (n,):
-            raise ValueError(f"actions must have shape ({n},), not {np.shape(actions)}")
-        if acts.min() < 0 or acts.max() >= engine.num_actions:
-            raise ValueError(f"action ids are 0..{engine.num_actions - 1}")
+        acts = check_actions(np.reshape(actions, -1), n, engine.num_actions)
         legal = self._mask[np.arange(n), acts].astype(np.bool_)
         res = engine.step(batch, acts, active=legal, autoreset=False)
         illegal = ~legal
@@ -127,7 +124,7 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
         return obs, rewards, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """(num_envs, 529) bool: the learner's legal actions now (for MaskablePPO)."""
+        """(num_envs, num_actions) bool: the learner's legal actions now (for MaskablePPO)."""
         return self._mask.astype(np.bool_)
 
     def _start(self, rows: np.ndarray) -> None:
@@ -139,7 +136,7 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
             rows = fresh.terminated | fresh.truncated
             self.engine.reset_rows(self.batch, rows)
 
-    def _play_opponents(self, rows: np.ndarray, into: Results) -> None:
+    def _play_opponents(self, rows: np.ndarray, into: Any) -> None:
         """The other seats' moves in ``rows`` until the learner is to act, each game's end
         (or cut) recorded in ``into``."""
         engine, batch = self.engine, self.batch
@@ -176,41 +173,25 @@ class SequenceVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nd
         return self._obs
 
 
-class ThreeThirteenVectorEnv(SequenceVectorEnv):
-    """``num_envs`` matches of Three Thirteen; the learner plays ``seat`` in each (the
-    vector entry point of ``cardtable/ThreeThirteen-v0``).
+class SequenceVectorEnv(GameVectorEnv):
+    """The old name of ``GameVectorEnv`` for Sequence (``game`` may only be "sequence")."""
 
-    As ``SequenceVectorEnv``: observations (924), masks (54), ``opponents``, ``max_moves``,
-    ``illegal_reward``, ``copy``; the other keywords are the game's options (``players``,
-    ``decks``, ``aces``, ``face_values``, ``all_wild_melds``). The reward is +1 at the end
-    of the match for the lowest total (ties all win), -1 otherwise.
-    """
+    game_name = "sequence"
+
+
+class ThreeThirteenVectorEnv(GameVectorEnv):
+    """``GameVectorEnv(game="threethirteen")`` under its old name."""
 
     game_name = "threethirteen"
-    engine_class = VectorThreeThirteen
 
 
-class DrawBridgeVectorEnv(SequenceVectorEnv):
-    """``num_envs`` matches of Draw Bridge; the learner plays ``seat`` (0 or 1) in each (the
-    vector entry point of ``cardtable/DrawBridge-v0``).
-
-    As ``SequenceVectorEnv``: observations (551), masks (90), ``opponents``, ``max_moves``,
-    ``illegal_reward``, ``copy``; the other keywords are the game's options (``target``,
-    ``show_stock_top``, ``follow_suit_in_draw``, ``draw_trick_winner``, ``undertricks``).
-    A row is a whole match: the reward is +1 for its winner at its end, -1 for the loser.
-    """
+class DrawBridgeVectorEnv(GameVectorEnv):
+    """``GameVectorEnv(game="drawbridge")`` under its old name."""
 
     game_name = "drawbridge"
-    engine_class = VectorDrawBridge
 
 
-#: the vector environment of each game (each has a batched engine)
-VECTOR_ENVS: dict[str, type[SequenceVectorEnv]] = {"sequence": SequenceVectorEnv,
-                                                   "threethirteen": ThreeThirteenVectorEnv,
-                                                   "drawbridge": DrawBridgeVectorEnv}
-
-
-def _merge(into: Results, more: Any) -> None:
+def _merge(into: Any, more: Any) -> None:
     """Add a later part of the same step: each row ends at most once in it."""
     ended = more.terminated | more.truncated
     into.rewards[ended] = more.rewards[ended]

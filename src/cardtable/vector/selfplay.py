@@ -23,11 +23,7 @@ from typing import Any
 import numpy as np
 
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.vector.sequence import Results, SequenceBatch, VectorSequence
-
-#: the batched engine of each game that has one, by game name
-ENGINES = {"sequence": "VectorSequence", "drawbridge": "VectorDrawBridge",
-           "threethirteen": "VectorThreeThirteen"}
+from cardtable.vector.base import VectorEngine, make
 
 
 @dataclass
@@ -36,9 +32,9 @@ class SelfPlayState:
 
     #: (N,) the seat to act in each row
     current_player: np.ndarray
-    #: (N, 523) float32, what the seat to act knows
+    #: (N, observation_size) float32, what the seat to act knows
     observation: np.ndarray
-    #: (N, 529) bool, the legal actions of the seat to act
+    #: (N, num_actions) bool, the legal actions of the seat to act
     legal_action_mask: np.ndarray
     #: (N, players) float32: +1 each winner, -1 each other seat of a game that ended this
     #: step, 0 otherwise
@@ -46,34 +42,22 @@ class SelfPlayState:
     #: (N,) a game ended this step by the rules / was cut at ``max_moves``
     terminated: np.ndarray
     truncated: np.ndarray
-    #: the full result of this step (winning team, turns, moves of each ended game; Draw
-    #: Bridge: ``DrawBridgeResults``)
-    results: Results | Any
-    #: the engine's arrays (hands and deck included: never show them to a player;
-    #: Draw Bridge: ``DrawBridgeBatch``)
-    batch: SequenceBatch | Any
+    #: the full result of this step, the engine's (``SequenceResults``,
+    #: ``DrawBridgeResults``, ``ThreeThirteenResults``: the winner, moves ... of each game
+    #: that ended)
+    results: Any
+    #: the engine's arrays (hands and deck included: never show them to a player)
+    batch: Any
 
 
 class SelfPlay:
-    """Batched self-play of Sequence or Draw Bridge (``game``); keywords: the game's options
-    and ``max_moves`` (default 100,000, as cardtable.envs; None for no limit)."""
+    """Batched self-play of any game with a batched engine (``game``, found by name);
+    keywords: the game's options and ``max_moves`` (default 100,000, as cardtable.envs;
+    None for no limit)."""
 
     def __init__(self, game: str = "sequence", max_moves: int | None = DEFAULT_MAX_MOVES,
                  **options: Any) -> None:
-        if game not in ENGINES:
-            raise ValueError(f"no batched engine for {game!r} yet; cardtable.vector has "
-                             f"{', '.join(ENGINES)}")
-        self.engine: Any
-        if game == "drawbridge":
-            from cardtable.vector.drawbridge import VectorDrawBridge
-
-            self.engine = VectorDrawBridge(max_moves=max_moves, **options)
-        elif game == "threethirteen":
-            from cardtable.vector.threethirteen import VectorThreeThirteen
-
-            self.engine = VectorThreeThirteen(max_moves=max_moves, **options)
-        else:
-            self.engine = VectorSequence(max_moves=max_moves, **options)
+        self.engine: VectorEngine[Any, Any] = make(game, max_moves=max_moves, **options)
         self.num_players = self.engine.num_players
         self.num_actions = self.engine.num_actions
         self.observation_size = self.engine.obs_size
@@ -95,6 +79,9 @@ class SelfPlay:
 
     def step(self, state: SelfPlayState, actions: Any) -> SelfPlayState:
         """Play each row's action for its seat to act (an illegal one raises, nothing played)."""
+        if not isinstance(state, SelfPlayState):
+            raise ValueError(f"state must be the SelfPlayState of init or step, not "
+                             f"{type(state).__name__}")
         res = self.engine.step(state.batch, actions)
         state.results = res
         state.rewards, state.terminated, state.truncated = res.rewards, res.terminated, \

@@ -17,16 +17,12 @@ compared on the same deals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-import cardtable
 from cardtable.cards import NUM_CARDS, card_name, parse_card
-from cardtable.core import IllegalMoveError, OptionsError, State
-from cardtable.envs.encoders import encoder_for
 from cardtable.envs.encoders.sequence import MAX_SEATS, MAX_TEAMS
 from cardtable.sequence.board import (
     CARD_CELLS,
@@ -52,6 +48,17 @@ from cardtable.sequence.game import (
     SequenceGame,
     SequenceState,
 )
+from cardtable.vector._kernel import (
+    GOLDEN,
+    R_DEAL,
+    R_EPISODE,
+    R_POLICY,
+    R_SEED,
+    below,
+    mix,
+    shuffle,
+)
+from cardtable.vector.base import VectorEngine
 
 # ---------------------------------------------------------------- tables, from the scalar engine
 
@@ -96,8 +103,6 @@ M_CURRENT, M_DEALER, M_EXCHANGED, M_PASSES, M_TURNS, M_MOVES, M_OVER, M_WINNER, 
     M_NSEQ = range(10)
 META_FIELDS = ("current", "dealer", "exchanged", "passes", "turns", "moves", "over", "winner",
                "deck_len", "n_seq")
-# columns of ``SequenceBatch.rngs``
-R_SEED, R_EPISODE, R_DEAL, R_POLICY = range(4)
 
 
 class SequenceBatch(NamedTuple):
@@ -150,7 +155,7 @@ class SequenceBatch(NamedTuple):
         return self.meta[:, M_MOVES]
 
 
-class Results(NamedTuple):
+class SequenceResults(NamedTuple):
     """What one ``step`` reports per row, for the game that was in the row before it."""
 
     #: (N, players) +1 for each winner, -1 for the other seats, 0 in a draw or before the end
@@ -168,25 +173,6 @@ class Results(NamedTuple):
 
 # ---------------------------------------------------------------- the per-game bodies
 # Each takes the arrays it needs and a row i, and touches only row i.
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(inline="always", cache=True)
-def _mix(z: Any) -> Any:
-    """splitmix64's finaliser."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(inline="always", cache=True)
-def _below(rngs: np.ndarray, i: int, col: int, n: int) -> int:
-    """A uniform int in 0..n-1 from generator ``col`` of row i (splitmix64, multiply-shift)."""
-    z = rngs[i, col] + _GOLDEN
-    rngs[i, col] = z
-    return int(((_mix(z) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
 
 @njit(inline="always", cache=True)
 def _legal_ids(board: np.ndarray, locked: np.ndarray, hands: np.ndarray, meta: np.ndarray,
@@ -265,16 +251,6 @@ def _is_legal(board: np.ndarray, locked: np.ndarray, hands: np.ndarray, meta: np
 
 
 @njit(inline="always", cache=True)
-def _shuffle(deck: np.ndarray, i: int, n: int, rngs: np.ndarray) -> None:
-    """Fisher-Yates on the first n cards of row i's pile, from its deal generator."""
-    for k in range(n - 1, 0, -1):
-        r = _below(rngs, i, R_DEAL, k + 1)
-        t = deck[i, k]
-        deck[i, k] = deck[i, r]
-        deck[i, r] = t
-
-
-@njit(inline="always", cache=True)
 def _draw_into(hands: np.ndarray, deck: np.ndarray, discards: np.ndarray, meta: np.ndarray,
                rngs: np.ndarray, i: int, seat: int, slot: int) -> None:
     """2.4.3: the top card into the hand slot; an empty pile is first remade from every
@@ -286,7 +262,7 @@ def _draw_into(hands: np.ndarray, deck: np.ndarray, discards: np.ndarray, meta: 
                 deck[i, top] = card
                 top += 1
             discards[i, card] = 0
-        _shuffle(deck, i, top, rngs)
+        shuffle(deck, i, top, rngs)
     top -= 1
     hands[i, seat, slot] = deck[i, top]
     meta[i, M_DECK_LEN] = top
@@ -384,7 +360,7 @@ def _deal_one(board: np.ndarray, locked: np.ndarray, hands: np.ndarray, deck: np
     """Deal k of row i from (seed, k) alone, as 2.3 deals: a random dealer, the cards one at
     a time from the left of the dealer."""
     episode = rngs[i, R_EPISODE]
-    rngs[i, R_DEAL] = _mix(rngs[i, R_SEED] ^ _mix(episode * _GOLDEN + _GOLDEN))
+    rngs[i, R_DEAL] = mix(rngs[i, R_SEED] ^ mix(episode * GOLDEN + GOLDEN))
     rngs[i, R_EPISODE] = episode + np.uint64(1)
     for cell in range(100):
         board[i, cell] = 0
@@ -395,8 +371,8 @@ def _deal_one(board: np.ndarray, locked: np.ndarray, hands: np.ndarray, deck: np
         discards[i, card] = 0
     for k in range(DECK_SIZE):
         deck[i, k] = k // DECKS
-    _shuffle(deck, i, DECK_SIZE, rngs)
-    dealer = _below(rngs, i, R_DEAL, players)
+    shuffle(deck, i, DECK_SIZE, rngs)
+    dealer = below(rngs, i, R_DEAL, players)
     top = DECK_SIZE
     for k in range(hands.shape[2] * players):
         top -= 1
@@ -515,7 +491,7 @@ def _random_kernel(b: SequenceBatch, teams: int, out: np.ndarray) -> None:
             out[i] = -1
             continue
         n = _legal_ids(board, locked, hands, meta, i, teams, buf)
-        out[i] = buf[_below(rngs, i, R_POLICY, n)]
+        out[i] = buf[below(rngs, i, R_POLICY, n)]
 
 
 @njit(cache=True)
@@ -533,7 +509,7 @@ def _play_random_kernel(b: SequenceBatch, seat: int, active: np.ndarray, players
                 max_moves > 0 and meta[i, M_MOVES] >= max_moves):
             n = _legal_ids(board, locked, hands, meta, i, teams, buf)
             _apply_one(board, locked, hands, deck, discards, sequences, seq_count, meta, rngs,
-                       i, buf[_below(rngs, i, R_POLICY, n)], players, teams, needed, max_turns)
+                       i, buf[below(rngs, i, R_POLICY, n)], players, teams, needed, max_turns)
         _finish(meta, i, players, teams, max_moves, rewards, terminated, truncated, winner,
                 turns, moves)
 
@@ -573,7 +549,8 @@ def _deal_kernel(b: SequenceBatch, rows: np.ndarray, players: int) -> None:
 # ---------------------------------------------------------------- the engine
 
 
-class VectorSequence:
+
+class VectorSequence(VectorEngine[SequenceBatch, SequenceResults]):
     """Batched Sequence with its options fixed; ``max_moves`` (default none) cuts a game.
 
     Examples:
@@ -586,34 +563,27 @@ class VectorSequence:
         ((4, 529), (4, 523))
     """
 
+    game_name = "sequence"
     num_actions = NUM_ACTIONS
+    batch_type = SequenceBatch
+    results_type = SequenceResults
+    state_type = SequenceState
 
-    def __init__(self, max_moves: int | None = None, **options: Any) -> None:
-        game = cardtable.new_game("sequence", **options)
-        assert isinstance(game, SequenceGame)
-        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
-                max_moves, int) or max_moves < 1):
-            raise OptionsError(f"max_moves must be a positive int or None, not {max_moves!r}")
-        self.game = game
-        self.num_players = game.num_players
+    def _configure(self, game: SequenceGame) -> None:
         self.teams = game.teams
         self.hand_size = game.hand_size
         self.needed = game.needed
         self.max_turns = game.max_turns or 0
-        self.max_moves = max_moves or 0
-        self.encoder = encoder_for(game)
-        self.obs_size = self.encoder.size
         offsets = self.encoder.offsets
         # the kernel writes the encoder's layout at fixed offsets: a changed layout fails here
         assert (offsets["locked"], offsets["hand"], offsets["discards"], offsets["hand_sizes"],
                 offsets["sequences"], offsets["stock_size"], self.obs_size) == (
                     300, 400, 452, 504, 516, 519, 523), offsets
         assert MAX_SEATS == 12 and MAX_TEAMS == 3
+        self._rules = (self.num_players, self.teams, self.needed, self.max_turns,
+                       self.max_moves)
 
-    # -- making batches --------------------------------------------------
-
-    def empty(self, n: int) -> SequenceBatch:
-        """N rows of zeros: fill them with ``init``'s deals or ``load``."""
+    def _empty(self, n: int) -> SequenceBatch:
         return SequenceBatch(
             board=np.zeros((n, 100), np.uint8), locked=np.zeros((n, 100), np.uint8),
             hands=np.full((n, self.num_players, self.hand_size), -1, np.int8),
@@ -622,38 +592,15 @@ class VectorSequence:
             seq_count=np.zeros((n, MAX_TEAMS), np.int8),
             meta=np.zeros((n, len(META_FIELDS)), np.int32), rngs=np.zeros((n, 4), np.uint64))
 
-    def init(self, seeds: Any) -> SequenceBatch:
-        """A fresh deal in each row, from the row's seed (non-negative ints below 2**64).
+    def empty_results(self, n: int) -> SequenceResults:
+        """Results of N rows in which nothing has ended."""
+        return SequenceResults(rewards=np.zeros((n, self.num_players), np.float32),
+                               terminated=np.zeros(n, np.bool_),
+                               truncated=np.zeros(n, np.bool_),
+                               winner=np.full(n, -1, np.int8), turns=np.zeros(n, np.int32),
+                               moves=np.zeros(n, np.int32))
 
-        Later deals in a row (after ``step`` resets it) come from the same seed, the k-th
-        from (seed, k); the random policy's stream is seeded from it too.
-        """
-        seeds = _seeds(seeds)
-        batch = self.empty(len(seeds))
-        _seed_rows(batch, seeds)
-        _deal_kernel(batch, np.arange(len(seeds)), self.num_players)
-        return batch
-
-    def reset_rows(self, batch: SequenceBatch, rows: Any) -> None:
-        """The next deal of each row in ``rows`` (indices or a boolean mask)."""
-        idx = _rows(rows)
-        if idx.size:
-            _deal_kernel(batch, idx, self.num_players)
-
-    def from_states(self, states: Sequence[State]) -> SequenceBatch:
-        """A batch holding scalar states (``game.deal(seed)``, ``setup``, a loaded save), row
-        by row; row i's later deals come from seed i."""
-        batch = self.empty(len(states))
-        _seed_rows(batch, np.arange(len(states), dtype=np.uint64))
-        for i, state in enumerate(states):
-            self.load(batch, i, state)
-        return batch
-
-    def load(self, batch: SequenceBatch, i: int, state: State) -> None:
-        """Row i becomes the scalar ``state`` (read through its public ``to_dict``); the row's
-        generators keep going."""
-        if not isinstance(state, SequenceState) or state.game != self.game:
-            raise OptionsError(f"a state of {state.game!r} does not fit a batch of {self.game!r}")
+    def _load(self, batch: SequenceBatch, i: int, state: SequenceState) -> None:
         data = state.to_dict()
         board = batch.board[i]
         board[:] = 0
@@ -687,110 +634,35 @@ class VectorSequence:
         meta[M_OVER] = data["over"]
         meta[M_WINNER] = -1 if data["winning_team"] is None else data["winning_team"]
 
-    def hidden_cards(self, batch: SequenceBatch, i: int) -> tuple[list[list[str]], list[str]]:
-        """Row i's hands and draw pile (top first) in notation, for tests and debugging."""
+    def _hidden_cards(self, batch: SequenceBatch, i: int) -> tuple[list[list[str]], list[str]]:
         hands = [[card_name(c) for c in h if c >= 0] for h in batch.hands[i].tolist()]
         deck = [card_name(c) for c in reversed(batch.deck[i, :batch.meta[i, M_DECK_LEN]].tolist())]
         return hands, deck
 
-    # -- playing ---------------------------------------------------------
+    def _kernel_new(self, batch: SequenceBatch, rows: np.ndarray) -> None:
+        _deal_kernel(batch, rows, self.num_players)
 
-    def step(self, batch: SequenceBatch, actions: Any, active: Any = None,
-             autoreset: bool = True) -> Results:
-        """Play ``actions[i]`` in every row (only where ``active``, a boolean mask, if given).
+    def _kernel_step(self, batch: SequenceBatch, actions: np.ndarray, active: np.ndarray,
+                     autoreset: bool, res: SequenceResults) -> int:
+        players, teams, needed, max_turns, max_moves = self._rules
+        return int(_step_kernel(batch, actions, active, players, teams, needed, max_turns,
+                                max_moves, autoreset, *res))
 
-        Refuses the whole call with ``IllegalMoveError`` if one action is illegal. A game
-        that ends (or reaches ``max_moves``) reports its result in the returned ``Results``
-        and, with ``autoreset``, its row holds the next deal at once.
-        """
-        n = batch.size
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
-        if acts.shape != (n,):
-            raise ValueError(f"actions must have shape ({n},), not {acts.shape}")
-        on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
-        if on.shape != (n,):
-            raise ValueError(f"active must have shape ({n},), not {on.shape}")
-        res = self.empty_results(n)
-        bad = _step_kernel(batch, acts, on, self.num_players, self.teams, self.needed,
-                           self.max_turns, self.max_moves, autoreset, *res)
-        if bad >= 0:
-            what = "the game is over" if batch.meta[bad, M_OVER] else "it is not legal now"
-            raise IllegalMoveError(f"row {bad}: action {int(acts[bad])} is refused: {what} "
-                                   "(nothing was played)")
-        return res
+    def _kernel_play_random(self, batch: SequenceBatch, seat: int, active: np.ndarray,
+                            res: SequenceResults) -> None:
+        _play_random_kernel(batch, seat, active, *self._rules, *res)
 
-    def play_random(self, batch: SequenceBatch, until_seat: int, active: Any = None) -> Results:
-        """Random moves in each (active) row until ``until_seat`` is to act, the game ends or
-        reaches ``max_moves``; the rows are not reset."""
-        n = batch.size
-        on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
-        res = self.empty_results(n)
-        _play_random_kernel(batch, until_seat, on, self.num_players, self.teams, self.needed,
-                            self.max_turns, self.max_moves, *res)
-        return res
-
-    def random_actions(self, batch: SequenceBatch, out: np.ndarray | None = None) -> np.ndarray:
-        """A uniformly random legal action per row (-1 where the game is over), drawn from
-        the rows' policy stream."""
-        out = np.empty(batch.size, np.int64) if out is None else out
+    def _kernel_random(self, batch: SequenceBatch, out: np.ndarray) -> None:
         _random_kernel(batch, self.teams, out)
-        return out
 
-    def legal_mask(self, batch: SequenceBatch, out: np.ndarray | None = None,
-                   rows: Any = None) -> np.ndarray:
-        """(N, 529) bool, True on the legal action ids of each row's seat to act (none once
-        the game is over); ``rows`` (indices) for some rows only; ``out`` may be bool, int8
-        or uint8."""
-        idx = np.arange(batch.size) if rows is None else _rows(rows)
-        if out is None:
-            out = np.empty((len(idx), NUM_ACTIONS), np.bool_)
-        _mask_kernel(batch, idx, self.teams, out.view(np.uint8))
-        return out
+    def _kernel_mask(self, batch: SequenceBatch, rows: np.ndarray, out: np.ndarray) -> None:
+        _mask_kernel(batch, rows, self.teams, out)
 
-    def observe(self, batch: SequenceBatch, seats: Any = None, out: np.ndarray | None = None,
-                rows: Any = None) -> np.ndarray:
-        """(N, 523) float32: each row seen by ``seats`` (one seat, or one per row; default the
-        seat to act), the tensor of ``cardtable.envs.encoders``; ``rows`` (indices) for
-        some rows only."""
-        idx = np.arange(batch.size) if rows is None else _rows(rows)
-        if seats is None:
-            seat_arr = batch.meta[idx, M_CURRENT]
-        else:
-            seat_arr = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, np.int64),
-                                                            idx.shape))
-            if seat_arr.size and not (seat_arr.min() >= 0
-                                      and seat_arr.max() < self.num_players):
-                raise ValueError(f"seats must be 0..{self.num_players - 1}")
-        if out is None:
-            out = np.empty((len(idx), self.obs_size), np.float32)
-        _observe_kernel(batch, idx, seat_arr, self.num_players, self.teams, self.needed,
-                        self.max_turns, out)
-        return out
-
-    def empty_results(self, n: int) -> Results:
-        """Results of N rows in which nothing has ended."""
-        return Results(rewards=np.zeros((n, self.num_players), np.float32),
-                       terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
-                       winner=np.full(n, -1, np.int8), turns=np.zeros(n, np.int32),
-                       moves=np.zeros(n, np.int32))
+    def _kernel_observe(self, batch: SequenceBatch, rows: np.ndarray, seats: np.ndarray,
+                        out: np.ndarray) -> None:
+        _observe_kernel(batch, rows, seats, *self._rules[:4], out)
 
 
-def _seeds(seeds: Any) -> np.ndarray:
-    arr = np.asarray(seeds)
-    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or (
-            arr.size and int(arr.min()) < 0):
-        raise ValueError("seeds must be a 1-d array of non-negative ints")
-    return arr.astype(np.uint64)
-
-
-def _seed_rows(batch: SequenceBatch, seeds: np.ndarray) -> None:
-    batch.rngs[:, R_SEED] = seeds
-    batch.rngs[:, R_POLICY] = seeds ^ np.uint64(0x5DEECE66D)
-
-
-def _rows(rows: Any) -> np.ndarray:
-    arr = np.asarray(rows)
-    if arr.dtype == np.bool_:
-        return np.flatnonzero(arr).astype(np.int64)
-    return arr.astype(np.int64).reshape(-1)
-
+#: the old name of ``SequenceResults``
+Results = SequenceResults
+ENGINE = VectorSequence

@@ -16,16 +16,12 @@ reshuffle draw from a generator of the row's own, seeded from (seed, match, roun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-import cardtable
 from cardtable.cards import NUM_CARDS, card_name, parse_card
-from cardtable.core import IllegalMoveError, OptionsError, State
-from cardtable.envs.encoders import encoder_for
 from cardtable.envs.encoders.threethirteen import MAX_SEATS
 from cardtable.threethirteen.game import (
     ACTIONS,
@@ -37,21 +33,17 @@ from cardtable.threethirteen.game import (
     ThreeThirteenGame,
     ThreeThirteenState,
 )
-from cardtable.vector.sequence import (
-    _GOLDEN,
+from cardtable.vector._kernel import (
+    GOLDEN,
     R_DEAL,
     R_EPISODE,
     R_POLICY,
     R_SEED,
-    _below,
-    _mix,
-    _rows,
-    _seed_rows,
-    _seeds,
+    below,
+    mix,
+    shuffle,
 )
-from cardtable.vector.sequence import M_CURRENT as _SEQ_CURRENT
-from cardtable.vector.sequence import M_MOVES as _SEQ_MOVES
-from cardtable.vector.sequence import M_OVER as _SEQ_OVER
+from cardtable.vector.base import VectorEngine
 from cardtable.vector.threethirteen_melds import DEPTH, VALUES, hand_penalty, melds_fully
 
 NUM_ACTIONS = len(ACTIONS)  # draw, take, a discard per card: 54
@@ -60,13 +52,11 @@ PILE = MAX_DECKS * NUM_CARDS
 #: the most cards in a hand: round 11's 13 and the card drawn
 HAND_MAX = 14
 
-# columns of ``ThreeThirteenBatch.meta``, one int32 row of small fields per match; the seat
-# to act, the moves and the end sit where Sequence's do (gym.py reads them)
+# columns of ``ThreeThirteenBatch.meta``, one int32 row of small fields per match
 M_CURRENT, M_DEALER, M_ROUND, M_DRAWING, M_TURNS, M_MOVES, M_OVER, M_WENT_OUT, \
     M_TURNS_LEFT, M_RESHUFFLED, M_STOCK_LEN, M_DISCARD_LEN, M_WINNER = range(13)
 META_FIELDS = ("current", "dealer", "round", "drawing", "turns", "moves", "over", "went_out",
                "turns_left", "reshuffled", "stock_len", "discard_len", "winner")
-assert (M_CURRENT, M_MOVES, M_OVER) == (_SEQ_CURRENT, _SEQ_MOVES, _SEQ_OVER)
 
 #: the encoder's sections, in order (the kernel writes them at the encoder's offsets)
 SECTIONS = ("phase", "hand", "discard_pile", "top_discard", "taken", "shown_melds",
@@ -126,7 +116,7 @@ class ThreeThirteenBatch(NamedTuple):
         return self.meta[:, M_MOVES]
 
 
-class Results(NamedTuple):
+class ThreeThirteenResults(NamedTuple):
     """What one ``step`` reports per row, for the match that was in the row before it."""
 
     #: (N, players) +1 for each seat with the lowest total, -1 for the others, at the end
@@ -147,16 +137,6 @@ class Results(NamedTuple):
 
 
 @njit(inline="always", cache=True)
-def _shuffle(pile: np.ndarray, i: int, n: int, rngs: np.ndarray) -> None:
-    """Fisher-Yates on the first n cards of row i's pile, from its round generator."""
-    for k in range(n - 1, 0, -1):
-        r = _below(rngs, i, R_DEAL, k + 1)
-        t = pile[i, k]
-        pile[i, k] = pile[i, r]
-        pile[i, r] = t
-
-
-@njit(inline="always", cache=True)
 def _deal_round(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard: np.ndarray,
                 taken: np.ndarray, shown: np.ndarray, meta: np.ndarray, rngs: np.ndarray,
                 i: int, players: int, decks: int) -> None:
@@ -167,7 +147,7 @@ def _deal_round(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard
     total = decks * NUM_CARDS
     for k in range(total):
         stock[i, k] = k % NUM_CARDS
-    _shuffle(stock, i, total, rngs)
+    shuffle(stock, i, total, rngs)
     for s in range(players):
         sizes[i, s] = 0
         for c in range(NUM_CARDS):
@@ -197,7 +177,7 @@ def _deal_round(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard
 def _round_seed(seed: Any, match: Any, round_: int) -> Any:
     """The generator of round ``round_`` (0: the match's own, for the first dealer) of
     match ``match`` of a row seeded ``seed``."""
-    return _mix(seed ^ _mix((match * np.uint64(16) + np.uint64(round_)) * _GOLDEN + _GOLDEN))
+    return mix(seed ^ mix((match * np.uint64(16) + np.uint64(round_)) * GOLDEN + GOLDEN))
 
 
 @njit(inline="always", cache=True)
@@ -214,7 +194,7 @@ def _new_match(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard:
         totals[i, s] = 0
     meta[i, M_ROUND] = 1
     meta[i, M_WINNER] = -1
-    meta[i, M_DEALER] = _below(rngs, i, R_DEAL, players)
+    meta[i, M_DEALER] = below(rngs, i, R_DEAL, players)
     _deal_round(hands, sizes, stock, discard, taken, shown, meta, rngs, i, players, decks)
 
 
@@ -333,7 +313,7 @@ def _apply_one(hands: np.ndarray, sizes: np.ndarray, stock: np.ndarray, discard:
             stock[i, k] = discard[i, k]
         discard[i, 0] = discard[i, n]
         meta[i, M_DISCARD_LEN] = 1
-        _shuffle(stock, i, n, rngs)
+        shuffle(stock, i, n, rngs)
         meta[i, M_STOCK_LEN] = n
 
 
@@ -439,7 +419,7 @@ def _random_kernel(b: ThreeThirteenBatch, out: np.ndarray) -> None:
             out[i] = -1
             continue
         n = _legal_ids(hands, meta, i, buf)
-        out[i] = buf[_below(rngs, i, R_POLICY, n)] if n > 0 else -1
+        out[i] = buf[below(rngs, i, R_POLICY, n)] if n > 0 else -1
 
 
 @njit(cache=True)
@@ -459,7 +439,7 @@ def _play_random_kernel(b: ThreeThirteenBatch, seat: int, active: np.ndarray, pl
                 max_moves > 0 and meta[i, M_MOVES] >= max_moves):
             n = _legal_ids(hands, meta, i, buf)
             _apply_one(hands, sizes, stock, discard, taken, shown, totals, meta, rngs, i,
-                       buf[_below(rngs, i, R_POLICY, n)], players, decks, vals, ace_high,
+                       buf[below(rngs, i, R_POLICY, n)], players, decks, vals, ace_high,
                        all_wild, work)
         _finish(totals, meta, i, players, max_moves, rewards, terminated, truncated, winner,
                 turns, moves)
@@ -501,7 +481,7 @@ def _deal_kernel(b: ThreeThirteenBatch, rows: np.ndarray, players: int, decks: i
 # ---------------------------------------------------------------- the engine
 
 
-class VectorThreeThirteen:
+class VectorThreeThirteen(VectorEngine[ThreeThirteenBatch, ThreeThirteenResults]):
     """Batched Three Thirteen with its options fixed; ``max_moves`` (default none) cuts a
     match.
 
@@ -515,33 +495,27 @@ class VectorThreeThirteen:
         ((4, 54), (4, 924))
     """
 
+    game_name = "threethirteen"
     num_actions = NUM_ACTIONS
+    batch_type = ThreeThirteenBatch
+    results_type = ThreeThirteenResults
+    state_type = ThreeThirteenState
+    episode = "match"
 
-    def __init__(self, max_moves: int | None = None, **options: Any) -> None:
-        game = cardtable.new_game("threethirteen", **options)
-        assert isinstance(game, ThreeThirteenGame)
-        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
-                max_moves, int) or max_moves < 1):
-            raise OptionsError(f"max_moves must be a positive int or None, not {max_moves!r}")
-        self.game = game
-        self.num_players = game.num_players
+    def _configure(self, game: ThreeThirteenGame) -> None:
         self.decks = game.decks
         opts = game.options
         self.vals = VALUES[opts["aces"], opts["face_values"]]
         self.ace_high = opts["aces"] == "both"
         self.all_wild_melds = bool(opts["all_wild_melds"])
-        self.max_moves = max_moves or 0
-        self.encoder = encoder_for(game)
-        self.obs_size = self.encoder.size
         self._offsets = np.array([self.encoder.offsets[name] for name in SECTIONS], np.int64)
         self._rules = np.array([self.ace_high, opts["face_values"] == "counting",
                                 self.all_wild_melds], np.float32)
+        self._opts = (self.num_players, self.decks, self.vals, self.ace_high,
+                      self.all_wild_melds, self.max_moves)
         assert MAX_SEATS == 12 and self.obs_size == 924
 
-    # -- making batches --------------------------------------------------
-
-    def empty(self, n: int) -> ThreeThirteenBatch:
-        """N rows of zeros: fill them with ``init``'s deals or ``load``."""
+    def _empty(self, n: int) -> ThreeThirteenBatch:
         p = self.num_players
         return ThreeThirteenBatch(
             hands=np.zeros((n, p, NUM_CARDS), np.uint8), sizes=np.zeros((n, p), np.int8),
@@ -550,39 +524,17 @@ class VectorThreeThirteen:
             totals=np.zeros((n, p), np.int32), meta=np.zeros((n, len(META_FIELDS)), np.int32),
             rngs=np.zeros((n, 4), np.uint64))
 
-    def init(self, seeds: Any) -> ThreeThirteenBatch:
-        """A fresh match in each row, from the row's seed (non-negative ints below 2**64).
+    def empty_results(self, n: int) -> ThreeThirteenResults:
+        """Results of N rows in which nothing has ended."""
+        return ThreeThirteenResults(rewards=np.zeros((n, self.num_players), np.float32),
+                                    terminated=np.zeros(n, np.bool_),
+                                    truncated=np.zeros(n, np.bool_),
+                                    winner=np.full(n, -1, np.int8),
+                                    turns=np.zeros(n, np.int32), moves=np.zeros(n, np.int32))
 
-        Later matches in a row (after ``step`` resets it) come from the same seed, the k-th
-        from (seed, k); the random policy's stream is seeded from it too.
-        """
-        seeds = _seeds(seeds)
-        batch = self.empty(len(seeds))
-        _seed_rows(batch, seeds)  # type: ignore[arg-type]
-        _deal_kernel(batch, np.arange(len(seeds)), self.num_players, self.decks)
-        return batch
-
-    def reset_rows(self, batch: ThreeThirteenBatch, rows: Any) -> None:
-        """The next match of each row in ``rows`` (indices or a boolean mask)."""
-        idx = _rows(rows)
-        if idx.size:
-            _deal_kernel(batch, idx, self.num_players, self.decks)
-
-    def from_states(self, states: Sequence[State]) -> ThreeThirteenBatch:
-        """A batch holding scalar states (``game.deal(seed)``, ``setup``, a loaded save), row
-        by row; row i's later deals come from seed i."""
-        batch = self.empty(len(states))
-        _seed_rows(batch, np.arange(len(states), dtype=np.uint64))  # type: ignore[arg-type]
-        for i, state in enumerate(states):
-            self.load(batch, i, state)
-        return batch
-
-    def load(self, batch: ThreeThirteenBatch, i: int, state: State) -> None:
-        """Row i becomes the scalar ``state`` (read through its public ``to_dict``); the row's
-        generators keep going (the round's own is seeded from the row's seed and round).
-        Cards a setup position leaves out of play stay out until the next deal."""
-        if not isinstance(state, ThreeThirteenState) or state.game != self.game:
-            raise OptionsError(f"a state of {state.game!r} does not fit a batch of {self.game!r}")
+    def _load(self, batch: ThreeThirteenBatch, i: int, state: ThreeThirteenState) -> None:
+        """The round's own generator is seeded from the row's seed and round; cards a setup
+        position leaves out of play stay out until the next deal."""
         data = state.to_dict()
         meta = batch.meta[i]
         meta[:] = 0
@@ -623,95 +575,38 @@ class VectorThreeThirteen:
         # the round's reshuffle: a stream of its own, apart from the deals' streams
         rngs[i, R_DEAL] = _round_seed(rngs[i, R_SEED], rngs[i, R_EPISODE], 15)
 
-    def hidden_cards(self, batch: ThreeThirteenBatch, i: int
-                     ) -> tuple[list[list[str]], list[str]]:
-        """Row i's hands (card order) and stock (top first) in notation, for tests and
-        debugging."""
+    def _hidden_cards(self, batch: ThreeThirteenBatch, i: int
+                      ) -> tuple[list[list[str]], list[str]]:
+        """The hands (card order) and the stock (top first)."""
         hands = [[card_name(c) for c in range(NUM_CARDS) for _ in range(int(h[c]))]
                  for h in batch.hands[i]]
         stock = [card_name(c) for c in
                  reversed(batch.stock[i, :batch.meta[i, M_STOCK_LEN]].tolist())]
         return hands, stock
 
-    # -- playing ---------------------------------------------------------
+    def _kernel_new(self, batch: ThreeThirteenBatch, rows: np.ndarray) -> None:
+        _deal_kernel(batch, rows, self.num_players, self.decks)
 
-    def step(self, batch: ThreeThirteenBatch, actions: Any, active: Any = None,
-             autoreset: bool = True) -> Results:
-        """Play ``actions[i]`` in every row (only where ``active``, a boolean mask, if given).
+    def _kernel_step(self, batch: ThreeThirteenBatch, actions: np.ndarray, active: np.ndarray,
+                     autoreset: bool, res: ThreeThirteenResults) -> int:
+        return int(_step_kernel(batch, actions, active, *self._opts, autoreset, *res))
 
-        Refuses the whole call with ``IllegalMoveError`` if one action is illegal. A match
-        that ends (or reaches ``max_moves``) reports its result in the returned ``Results``
-        and, with ``autoreset``, its row holds the next match at once.
-        """
-        n = batch.size
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
-        if acts.shape != (n,):
-            raise ValueError(f"actions must have shape ({n},), not {acts.shape}")
-        on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
-        if on.shape != (n,):
-            raise ValueError(f"active must have shape ({n},), not {on.shape}")
-        res = self.empty_results(n)
-        bad = _step_kernel(batch, acts, on, self.num_players, self.decks, self.vals,
-                           self.ace_high, self.all_wild_melds, self.max_moves, autoreset, *res)
-        if bad >= 0:
-            what = "the match is over" if batch.meta[bad, M_OVER] else "it is not legal now"
-            raise IllegalMoveError(f"row {bad}: action {int(acts[bad])} is refused: {what} "
-                                   "(nothing was played)")
-        return res
+    def _kernel_play_random(self, batch: ThreeThirteenBatch, seat: int, active: np.ndarray,
+                            res: ThreeThirteenResults) -> None:
+        _play_random_kernel(batch, seat, active, *self._opts, *res)
 
-    def play_random(self, batch: ThreeThirteenBatch, until_seat: int,
-                    active: Any = None) -> Results:
-        """Random moves in each (active) row until ``until_seat`` is to act, the match ends
-        or reaches ``max_moves``; the rows are not reset."""
-        n = batch.size
-        on = np.ones(n, np.bool_) if active is None else np.ascontiguousarray(active, np.bool_)
-        res = self.empty_results(n)
-        _play_random_kernel(batch, until_seat, on, self.num_players, self.decks, self.vals,
-                            self.ace_high, self.all_wild_melds, self.max_moves, *res)
-        return res
-
-    def random_actions(self, batch: ThreeThirteenBatch,
-                       out: np.ndarray | None = None) -> np.ndarray:
-        """A uniformly random legal action per row (-1 where the match is over), drawn from
-        the rows' policy stream."""
-        out = np.empty(batch.size, np.int64) if out is None else out
+    def _kernel_random(self, batch: ThreeThirteenBatch, out: np.ndarray) -> None:
         _random_kernel(batch, out)
-        return out
 
-    def legal_mask(self, batch: ThreeThirteenBatch, out: np.ndarray | None = None,
-                   rows: Any = None) -> np.ndarray:
-        """(N, 54) bool, True on the legal action ids of each row's seat to act (none once
-        the match is over); ``rows`` (indices) for some rows only; ``out`` may be bool, int8
-        or uint8."""
-        idx = np.arange(batch.size) if rows is None else _rows(rows)
-        if out is None:
-            out = np.empty((len(idx), NUM_ACTIONS), np.bool_)
-        _mask_kernel(batch, idx, out.view(np.uint8))
-        return out
+    def _kernel_mask(self, batch: ThreeThirteenBatch, rows: np.ndarray,
+                     out: np.ndarray) -> None:
+        _mask_kernel(batch, rows, out)
 
-    def observe(self, batch: ThreeThirteenBatch, seats: Any = None,
-                out: np.ndarray | None = None, rows: Any = None) -> np.ndarray:
-        """(N, 924) float32: each row seen by ``seats`` (one seat, or one per row; default
-        the seat to act), the tensor of ``cardtable.envs.encoders``; ``rows`` (indices) for
-        some rows only."""
-        idx = np.arange(batch.size) if rows is None else _rows(rows)
-        if seats is None:
-            seat_arr = batch.meta[idx, M_CURRENT].astype(np.int64)
-        else:
-            seat_arr = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, np.int64),
-                                                            idx.shape))
-            if seat_arr.size and not (seat_arr.min() >= 0
-                                      and seat_arr.max() < self.num_players):
-                raise ValueError(f"seats must be 0..{self.num_players - 1}")
-        if out is None:
-            out = np.empty((len(idx), self.obs_size), np.float32)
-        _observe_kernel(batch, idx, seat_arr, self.num_players, self._offsets, self._rules,
-                        out)
-        return out
+    def _kernel_observe(self, batch: ThreeThirteenBatch, rows: np.ndarray, seats: np.ndarray,
+                        out: np.ndarray) -> None:
+        _observe_kernel(batch, rows, seats, self.num_players, self._offsets, self._rules, out)
 
-    def empty_results(self, n: int) -> Results:
-        """Results of N rows in which nothing has ended."""
-        return Results(rewards=np.zeros((n, self.num_players), np.float32),
-                       terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
-                       winner=np.full(n, -1, np.int8), turns=np.zeros(n, np.int32),
-                       moves=np.zeros(n, np.int32))
+
+#: the old name of ``ThreeThirteenResults``
+Results = ThreeThirteenResults
+ENGINE = VectorThreeThirteen

@@ -13,8 +13,10 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
   ``POST /api/replay`` (the body: a record file, ``docs/records.md``):
   :func:`record_replay_json`, the replay of a finished record with the table it was
   played at, or the refusal ``record/bad`` (400) naming what is wrong, ``message/too-large``
-  (413) over ``MAX_RECORD`` bytes; ``POST /api/review``, the same file's review against
-  perfect play (:func:`record_review_json`; Draw Bridge deals, none for the other games);
+  (413) over ``MAX_RECORD`` bytes, ``record/too-long`` (413) over the moves or deals a
+  replay or review takes (``cardtable.web.replay.MAX_ACTIONS``, ``MAX_DEALS``);
+  ``POST /api/review``, the same file's review against perfect play
+  (:func:`record_review_json`; Draw Bridge deals, none for the other games);
 - ``GET /api/rules/{game}?lang=en|km``: ``{"game", "lang", "markdown"}``, the rule book's
   common terms and the game's section (``RULES.md`` or ``RULES.km.md``);
 - ``GET /api/levels``: ``{"levels": {game: [level, ...]}}``, each game's bot levels,
@@ -91,13 +93,13 @@ def levels_json() -> dict[str, Any]:
 
 def record_of_file(body: bytes) -> records.Record:
     """The record in a file's bytes; RecordError (a ValueError) when they are not UTF-8
-    JSON (saying so of a PBN export) or not a cardtable record."""
+    JSON (saying so of a PBN export), nest too deep or are not a cardtable record."""
     import json
 
     from cardtable import records
 
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = records.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         text = body[:200].decode("utf-8", "replace")
         if "[Event " in text or "[Deal " in text:
@@ -185,7 +187,8 @@ def router() -> Any:
 
     def of_file(answer: Callable[[bytes], dict[str, Any]]) -> Any:
         """A route reading a record file (at most MAX_RECORD bytes) and answering with
-        ``answer(body)`` in a thread; record/bad for a file it refuses."""
+        ``answer(body)`` in a thread; record/bad for a file it refuses, record/too-long
+        for a game longer than a replay or review takes."""
         async def route(request: Request) -> Any:
             import asyncio
 
@@ -196,8 +199,13 @@ def router() -> Any:
                     return JSONResponse({"error": {"code": "message/too-large", "message":
                                         f"a record file is at most {MAX_RECORD // 1024} KiB"}},
                                         status_code=413)
+            from cardtable.web.replay import RecordTooLong
+
             try:
                 return await asyncio.to_thread(answer, body)
+            except RecordTooLong as exc:
+                return JSONResponse({"error": {"code": "record/too-long", "message": str(exc)}},
+                                    status_code=413)
             except ValueError as exc:
                 return refuse("record/bad", exc)
 

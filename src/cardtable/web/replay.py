@@ -4,6 +4,10 @@ The page steps through a game without knowing its rules: the engine replays the 
 (``cardtable.records.positions``) and each position is sent as the spectator's view, every
 seat's hand (the game is over: nothing is hidden any more) and the move event that led
 to it. Only a finished record is replayed; a game in play has hands nobody may see.
+
+A replay takes at most ``MAX_ACTIONS`` moves and a review at most ``MAX_DEALS`` deals
+(:class:`RecordTooLong`): each position costs a view per seat, each Draw Bridge deal the
+solver's fraction of a second, and a record file can hold a hundred thousand moves.
 """
 
 from __future__ import annotations
@@ -12,7 +16,24 @@ from typing import Any
 
 from cardtable import records
 
-__all__ = ["replay_json", "review_json"]
+__all__ = ["MAX_ACTIONS", "MAX_DEALS", "RecordTooLong", "replay_json", "review_json"]
+
+#: the most moves a replay or review takes: a 12-player Three Thirteen game has about 700
+#: (of heuristic bots) to 4,800 (of random ones), a Draw Bridge match to 100 a few hundred
+MAX_ACTIONS = 6_000
+#: the most Draw Bridge deals a review takes (the solver's 0.2 s or so each): a match to
+#: 100 has 5 to 25
+MAX_DEALS = 40
+
+
+class RecordTooLong(records.RecordError):
+    """A record longer than a replay or review takes (``MAX_ACTIONS``, ``MAX_DEALS``)."""
+
+
+def _short_enough(record: records.Record, what: str) -> None:
+    if len(record.actions) > MAX_ACTIONS:
+        raise RecordTooLong(f"a {what} takes games of at most {MAX_ACTIONS:,} moves; this one "
+                            f"has {len(record.actions):,}")
 
 
 def replay_json(record: records.Record) -> dict[str, Any]:
@@ -20,9 +41,11 @@ def replay_json(record: records.Record) -> dict[str, Any]:
     position 0 is the start (``event`` None); each position after it follows the move its
     ``event`` tells (``MoveEvent.for_seat(None)``). ``hands[s]`` is seat ``s``'s hand as its
     own view shows it (None for a game whose views have no hand). RecordError for a record
-    whose game is not finished or whose moves do not replay."""
+    whose game is not finished or whose moves do not replay; RecordTooLong (one) over
+    ``MAX_ACTIONS`` moves."""
     if not record.finished:
         raise records.RecordError("only a finished game is replayed: its hands are then open")
+    _short_enough(record, "replay")
     out = []
     seats = range(len(record.seats))
     for number, state in enumerate(records.positions(record)):
@@ -41,12 +64,21 @@ def review_json(record: records.Record) -> dict[str, Any]:
     """``{"game", "deals": [...]}``: a finished Draw Bridge game's review, each deal's
     ``DealReview.to_json()`` (par, the contract reached, each seat's tricks and match
     chance lost with the card or call where it happened: docs/drawbridge-review.md); the
-    other games have no review (``deals`` is empty). RecordError as for ``replay_json``."""
+    other games have no review (``deals`` is empty). RecordError as for ``replay_json``;
+    RecordTooLong over ``MAX_ACTIONS`` moves or ``MAX_DEALS`` deals."""
     if not record.finished:
         raise records.RecordError("only a finished game is reviewed: its hands are then open")
     if record.game != "drawbridge":
         return {"game": record.game, "deals": []}
+    from cardtable.drawbridge.game import DrawBridgeState
     from cardtable.drawbridge.review import review
 
+    _short_enough(record, "review")
+    final = record.log.replay()
+    assert isinstance(final, DrawBridgeState)
+    deals = final.deal_number
+    if deals > MAX_DEALS:
+        raise RecordTooLong(f"a review takes matches of at most {MAX_DEALS} deals; this one "
+                            f"has {deals}")
     return {"game": record.game,
             "deals": [deal.to_json() for deal in review(records.positions(record))]}

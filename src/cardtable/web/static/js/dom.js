@@ -76,7 +76,8 @@ export async function copyText(text) {
     await navigator.clipboard.writeText(text);
     return true;
   } catch (err) {
-    const area = h("textarea", { style: "position:fixed;opacity:0" });
+    const area = h("textarea");
+    Object.assign(area.style, { position: "fixed", opacity: "0" });   // a style attribute breaks the CSP
     area.value = text;
     document.body.append(area);
     area.select();

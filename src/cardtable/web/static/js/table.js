@@ -85,6 +85,8 @@ export class TablePage {
     this.seat = null;
     this.token = null;
     this.events = [];
+    // moves up to this version came as a snapshot (the welcome's "skipped"): not listed
+    this.unlisted = 0;
     this.connected = [];
     this.ui = {};           // per-game interface state (selection, order), kept across renders
     this.hint = null;
@@ -186,6 +188,8 @@ export class TablePage {
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
     else if (this.viaKey && storedPlayer()) params.set("player", storedPlayer().key);
+    // a first load asks for every move (the move log); past the server's catch-up limit
+    // its welcome is a snapshot instead ("skipped"), so a table of any length opens
     params.set("since", String(Math.max(this.version, 0)));
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.id)}?${params}`);
@@ -227,6 +231,7 @@ export class TablePage {
     if (fresh) {
       this.version = -1;
       this.events = [];
+      this.unlisted = 0;
     }
     const old = this.socket;
     this.socket = null;
@@ -267,7 +272,11 @@ export class TablePage {
           this.seat = msg.seat;
           this.joinBox.replaceChildren();
         }
-        if (msg.version !== undefined && msg.version < this.version) {
+        if (msg.skipped) {
+          // too many moves missed to be sent: the view is the table now, the log restarts
+          this.events = [];
+          this.unlisted = msg.version;
+        } else if (msg.version !== undefined && msg.version < this.version) {
           this.events = [];   // a different table state than ours: start over
         }
         this.setView(msg.view, msg.version);
@@ -380,7 +389,7 @@ export class TablePage {
   }
 
   lastEventVersion() {
-    return this.events.length ? this.events[this.events.length - 1].version : 0;
+    return this.events.length ? this.events[this.events.length - 1].version : this.unlisted;
   }
 
   setView(view, version) {
@@ -527,9 +536,10 @@ export class TablePage {
     this.renderSeats();
     // the last move
     const last = this.events[this.events.length - 1];
+    const unlisted = this.unlisted ? _("Moves #1 to #{n} are not listed here.", { n: this.unlisted }) : "";
     this.lastMove.replaceChildren(last
       ? h("span", {}, h("strong", {}, _("Last move:")), " ", this.seatName(last.seat), " — ", this.describe(last))
-      : h("span", { class: "muted" }, _("No move yet.")));
+      : h("span", { class: "muted" }, unlisted || _("No move yet.")));
     // the game
     this.area.replaceChildren();
     this.game.render(this, this.area);
@@ -555,7 +565,8 @@ export class TablePage {
     this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: m })));
     // the log, newest first
     this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},
-      h("span", { class: "muted" }, `#${e.version} `), this.seatName(e.seat), ": ", this.describe(e))));
+      h("span", { class: "muted" }, `#${e.version} `), this.seatName(e.seat), ": ", this.describe(e))),
+    ...(unlisted ? [h("li", { class: "muted", id: "log-unlisted" }, unlisted)] : []));
     this.renderInvites();
     this.renderOver();
   }

@@ -28,6 +28,7 @@ from typing import Any
 import cardtable
 from cardtable.arena.executors import Running, open_executor
 from cardtable.arena.specs import BotSpec, check, parse_list
+from cardtable.bots import bot_kind
 from cardtable.core import OptionsError
 from cardtable.records import GameLog
 from cardtable.table import Seat, Table
@@ -92,7 +93,7 @@ def plan(game: str, options: dict[str, Any], bots: str | Iterable[str | BotSpec]
     spec's own settings override."""
     specs = parse_list(bots)
     for spec in specs:
-        if spec.kind == "ismcts" and budget:
+        if spec.kind is not None and bot_kind(spec.kind).takes_budget and budget:
             check(spec, budget)
     g = cardtable.new_game(game, **options)
     n = g.num_players

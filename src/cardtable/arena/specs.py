@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.bots import KINDS, YARDSTICKS, Bot, make
+from cardtable.bots import KINDS, YARDSTICKS, Bot, bot_kind, make
 from cardtable.core import OptionsError
 
 BUILT_IN = (*KINDS, *YARDSTICKS)
@@ -44,7 +44,7 @@ class BotSpec:
         """The bot, seeded; ``defaults`` are ISMCTS settings the spec's own settings override."""
         settings = dict(self.settings)
         if self.kind is not None:
-            if self.kind == "ismcts":
+            if bot_kind(self.kind).takes_budget:
                 settings = {**(defaults or {}), **settings}
             return make(self.kind, seed=seed, **settings)
         assert self.path is not None
@@ -57,7 +57,7 @@ class BotSpec:
     @property
     def searches(self) -> bool:
         """Whether a game of this bot may take long (a search, or an unknown outside bot)."""
-        return self.kind not in ("random", "heuristic", *YARDSTICKS)
+        return self.kind is None or bot_kind(self.kind).searches
 
 
 def load(path: str) -> Callable[..., Any]:

@@ -9,6 +9,7 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,13 +20,47 @@ from cardtable.bots.perfect import PerfectBot, exact_hint
 from cardtable.core import Action, IllegalActionError, OptionsError, State
 from cardtable.drawbridge.game import DrawBridgeState
 
-__all__ = ["KINDS", "YARDSTICKS", "Bot", "Hint", "HeuristicBot", "ISMCTSBot", "LearnedBot",
-           "PerfectBot", "RandomBot", "hint", "make"]
+__all__ = ["KINDS", "YARDSTICKS", "Bot", "BotKind", "Hint", "HeuristicBot", "ISMCTSBot",
+           "LearnedBot", "PerfectBot", "RandomBot", "bot_kind", "hint", "make"]
 
+
+@dataclass(frozen=True)
+class BotKind:
+    """A kind of bot, declared once: how to build it and what its settings are, so that
+    no caller asks for a kind by name (the server, the arena, the environments, the
+    terminal read these)."""
+
+    name: str
+    build: Callable[..., Bot]
+    #: it takes a search budget (``seconds=``, ``iterations=`` and search settings)
+    takes_budget: bool = False
+    #: it may think long (a search): the server runs it in its pool's search lane
+    searches: bool = False
+
+
+#: every kind ``make`` builds, in the order the lobby and the help list them
+_KINDS: dict[str, BotKind] = {kind.name: kind for kind in (
+    BotKind("random", lambda seed: RandomBot(seed)),
+    BotKind("heuristic", lambda seed: HeuristicBot(seed, "heuristic")),
+    BotKind("ismcts", lambda seed, **budget: ISMCTSBot(seed, **budget), takes_budget=True,
+            searches=True),
+    BotKind("learned", lambda seed: LearnedBot(seed)),
+    BotKind("perfect", lambda seed: PerfectBot(seed), searches=True),
+    # a frozen bot to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
+    # whatever ``heuristic`` becomes
+    BotKind("heuristic-v1", lambda seed: HeuristicBot(seed, "heuristic-v1")),
+)}
 KINDS = ("random", "heuristic", "ismcts", "learned", "perfect")
-#: frozen bots to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
-#: whatever ``heuristic`` becomes
+#: frozen bots to measure against (kinds of ``make`` beside KINDS)
 YARDSTICKS = ("heuristic-v1",)
+
+
+def bot_kind(kind: str) -> BotKind:
+    """The declaration of bot ``kind``; OptionsError for a kind there is none of."""
+    found = _KINDS.get(kind) if isinstance(kind, str) else None
+    if found is None:
+        raise OptionsError(f"unknown bot {kind!r}; the bots are {', '.join(_KINDS)}")
+    return found
 
 
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
@@ -39,21 +74,12 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     other games, which have no learned weights yet, as the heuristic does. "perfect" plays
     Draw Bridge exactly from the auction on (``cardtable.bots.perfect``) and the other
     games as the heuristic does."""
-    if kind not in KINDS and kind not in YARDSTICKS:
-        raise OptionsError(f"unknown bot {kind!r}; the bots are "
-                           f"{', '.join(KINDS + YARDSTICKS)}")
+    declared = bot_kind(kind)
     check_budget(budget)
-    if kind != "ismcts" and budget:
-        raise OptionsError(f"the {kind} bot takes no budget; only ismcts does")
-    if kind == "random":
-        return RandomBot(seed)
-    if kind in ("heuristic", *YARDSTICKS):
-        return HeuristicBot(seed, kind)
-    if kind == "learned":
-        return LearnedBot(seed)
-    if kind == "perfect":
-        return PerfectBot(seed)
-    return ISMCTSBot(seed, **budget)
+    if budget and not declared.takes_budget:
+        takers = ", ".join(k.name for k in _KINDS.values() if k.takes_budget)
+        raise OptionsError(f"the {kind} bot takes no budget; only {takers} does")
+    return declared.build(seed, **budget)
 
 
 @dataclass(frozen=True)

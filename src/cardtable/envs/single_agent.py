@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 import cardtable
-from cardtable.bots import Bot, make
+from cardtable.bots import Bot, bot_kind, make
 from cardtable.core import IllegalActionError, NotYourTurnError, OptionsError, State
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.envs.aec import render_output
@@ -67,7 +67,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._budget = dict(opponent_budget or {})
         for kind in self._opponents.values():
             if isinstance(kind, str):
-                make(kind, **(self._budget if kind == "ismcts" else {}))  # checks the kind
+                make(kind, **(self._budget if bot_kind(kind).takes_budget else {}))
         self.render_mode = render_mode
         self.max_moves = max_moves
         self.illegal_reward = float(illegal_reward)
@@ -78,7 +78,8 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seats = [Seat("person", "learner")] * n
         for other, kind in self._opponents.items():
             name = kind if isinstance(kind, str) else type(kind).__name__
-            self.seats[other] = Seat("bot", name, self._budget if kind == "ismcts" else {})
+            self.seats[other] = Seat("bot", name, self._budget if isinstance(kind, str)
+                                   and bot_kind(kind).takes_budget else {})
         self.table: Table | None = None
         self.bots: dict[int, Bot] = {}
         self.moves = 0
@@ -96,7 +97,7 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.bots = {}
         for other, kind in self._opponents.items():
             if isinstance(kind, str):
-                budget = self._budget if kind == "ismcts" else {}
+                budget = self._budget if bot_kind(kind).takes_budget else {}
                 self.bots[other] = make(kind, seed=int(rng.integers(2**63)), **budget)
             else:
                 kind.reset()

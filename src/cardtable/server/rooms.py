@@ -340,7 +340,8 @@ def check_bot(kind: str, settings: dict[str, Any] | None,
         raise Refusal("options/bad", f"a bot may search at most {limits.max_bot_iterations} "
                                      "iterations a move on this server "
                                      "(--max-bot-iterations)")
-    if kind == "ismcts" and "seconds" not in settings and "iterations" not in settings:
+    if (bots.bot_kind(kind).takes_budget and "seconds" not in settings
+            and "iterations" not in settings):
         settings = {**settings, "seconds": min(1.0, limits.max_bot_seconds)}
     return kind, dict(settings)
 
@@ -349,7 +350,7 @@ def capped_budget(kind: str, settings: dict[str, Any], limits: Settings) -> dict
     """A searching bot's settings as its job runs them: whatever a table asked (a table
     stored before the caps were lowered included), the search stops after
     ``--max-bot-seconds`` and ``--max-bot-iterations``."""
-    if kind != "ismcts":
+    if not bots.bot_kind(kind).takes_budget:
         return settings
     seconds = settings.get("seconds")
     iterations = settings.get("iterations")

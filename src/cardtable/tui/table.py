@@ -11,6 +11,7 @@ from typing import Any
 
 import cardtable
 from cardtable import records
+from cardtable.bots import bot_kind
 from cardtable.core import OptionsError
 from cardtable.local import data_folder
 from cardtable.records import Record
@@ -57,7 +58,7 @@ def record_file(table: Table) -> RecordFile | None:
 
 def bot_seat(kind: str, think: float | None) -> Seat:
     """A ``kind`` bot; the searching kind thinks ``think`` seconds a move."""
-    return Seat("bot", kind, {"seconds": think} if kind == "ismcts" and think else {})
+    return Seat("bot", kind, {"seconds": think} if think and bot_kind(kind).takes_budget else {})
 
 
 def _table_options(save_path: Path | None, think: float | None) -> dict[str, Any]:

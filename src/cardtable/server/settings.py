@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable import bots
+
 
 @dataclass
 class Settings:
@@ -33,8 +35,11 @@ class Settings:
     # bots that choose in microseconds play in the server process; the others (and
     # every hint) go to the process pool
     inline_bots: tuple[str, ...] = ("random",)
-    # bots that choose in milliseconds: light jobs, which never wait for a search
-    light_bots: tuple[str, ...] = ("heuristic", "learned")
+    # bots that choose in milliseconds (every kind that does not search, the frozen
+    # yardsticks included): light jobs, which never wait for a search
+    light_bots: tuple[str, ...] = tuple(
+        kind for kind in (*bots.KINDS, *bots.YARDSTICKS)
+        if not bots.bot_kind(kind).searches and kind not in ("random",))
     # caps on a table's bots (docs/server.md: Limits): seconds and iterations a move...
     max_bot_seconds: float = 2.0
     max_bot_iterations: int = 5_000

@@ -38,6 +38,7 @@ from cardtable.server.messages import (
     SeatSummary,
     Status,
     TableSummary,
+    error_message,
 )
 from cardtable.server.refusals import Refusal
 from cardtable.server.settings import Settings
@@ -559,6 +560,25 @@ class Rooms:
                 room.conns.remove(conn)
             room.away_since[seat] = time.monotonic()
             room.presence()
+
+    def void_player(self, player: str, void_hash: str) -> None:
+        """The player's keys were revoked (``Players.revoke``): the tokens of its seats in
+        memory become ``void_hash`` as in the database, and those seats' connections get
+        player/bad-key and are closed (4401)."""
+        refusal = Refusal("player/bad-key", "this player's keys were revoked; connect "
+                                            "again with the new key")
+        gone = error_message(refusal).text()
+        for room in [*self.live.values(), *self.finished.values()]:
+            for seat, held in enumerate(room.players):
+                if held != player or room.tokens[seat] is None:
+                    continue
+                room.tokens[seat] = void_hash
+                for conn in [c for c in room.conns if c.seat == seat]:
+                    conn.push(gone)
+                    conn.end(4000 + refusal.status)
+                    room.conns.remove(conn)
+                    room.away_since[seat] = time.monotonic()
+                room.presence()
 
     # -- the tidy lobby (docs/server.md)
 

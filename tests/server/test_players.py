@@ -190,13 +190,22 @@ def test_ratings_after_whole_games_between_two_scripted_players_and_a_restart(
     seats = server.get(f"/api/tables/{games[2]['id']}").json()["seats"]
     assert [s["player"] for s in seats] == [ana, bo]
     assert [s["rating"] for s in seats] == [shown(rating[ana]), shown(rating[bo])]
-    # a new table between them shows the ratings in the lobby, without the players' ids
+    # a new table: the lobby does not tell where a rated player sits (no name, no
+    # rating, no id), a seat taken without a key shows its name; the table's own page
+    # shows the rating next to the name
     waiting = server.create("drawbridge", [{"kind": "person"}, {"kind": "person"}])
     take(server, waiting["id"], 0, ana_key, "Ana")
-    [listed] = [t for t in server.get("/api/tables").json()["tables"]
-                if t["id"] == waiting["id"]]
-    assert listed["seats"][0]["rating"] == shown(rating[ana])
-    assert "player" not in listed["seats"][0] and "rating" not in listed["seats"][1]
+    take(server, waiting["id"], 1, None, "Cy")
+    for query in ("", "?status=playing"):
+        [listed] = [t for t in server.get("/api/tables" + query).json()["tables"]
+                    if t["id"] == waiting["id"]]
+        assert listed["seats"][0]["name"] == "a player"
+        assert not {"player", "rating"} & set(listed["seats"][0])
+        assert listed["seats"][1]["name"] == "Cy" and "rating" not in listed["seats"][1]
+        assert "Ana" not in json.dumps(listed)
+    own = server.get(f"/api/tables/{waiting['id']}").json()["seats"][0]
+    assert own["name"] == "Ana" and own["rating"] == shown(rating[ana])
+    assert "player" not in own
 
     server.stop()       # derived again from the stored tables
     server.start()

@@ -52,6 +52,8 @@ KEEP_FINISHED = 256
 #: the largest value this server takes for a whole-number option whose game declares no
 #: maximum (Draw Bridge's target, Sequence's max_turns): a target of 10**100 is refused
 MAX_OPTION = 10_000
+#: the name the lobby shows for an unfinished table's seat taken with a player key
+PLAYER_LABEL = "a player"
 
 
 def option_maximum(spec: cardtable.OptionSpec) -> int | None:
@@ -246,7 +248,9 @@ class Room:
                            bot_playing=[self.taken_over(n)
                                         for n in range(len(self.table.seats))]))
 
-    def summary(self) -> TableSummary:
+    def summary(self, lobby: bool = False) -> TableSummary:
+        """The table's summary; in the ``lobby``, an unfinished table's seat taken with a
+        player key shows :data:`PLAYER_LABEL` and no rating (docs/server.md: Privacy)."""
         table = self.table
         connected = self.connected()
         seats = [SeatSummary(seat=n, kind=s.kind, name=s.name,
@@ -258,6 +262,9 @@ class Room:
                  for n, (s, held) in enumerate(zip(table.seats, self.tokens, strict=True))]
         for n, player in enumerate(self.players):
             if player is None:
+                continue
+            if lobby and not self.over:
+                seats[n].name = PLAYER_LABEL
                 continue
             rating = self.rate(player, self.game.name) if self.rate is not None else None
             if rating is not None:
@@ -422,7 +429,7 @@ class Rooms:
         rooms = [r for r in self.live.values() if r.status in ("waiting", "playing")
                  and (status is None or r.status == status)]
         rooms.sort(key=lambda r: r.table.created, reverse=True)
-        return [r.summary() for r in rooms[:200]]
+        return [r.summary(lobby=True) for r in rooms[:200]]
 
     # -- creating and seating
 

@@ -25,6 +25,7 @@ CODES: dict[str, int] = {
     "limit/rate": 429,
     "limit/tables": 503,
     "limit/bot-tables": 429,    # tables of bots alone playing for one address
+    "limit/tables-per-address": 429,    # tables waiting or playing for one address
     "record/no-format": 404,
     "player/bad-key": 401,
     "player/not-found": 404,

@@ -118,8 +118,9 @@ class Room:
     visited: float = 0.0
     #: closed for want of visitors (then no longer in ``Rooms.live``)
     closed: bool = False
-    #: the client address the table's bot searches count for (docs/server.md: Limits):
-    #: its creator's, or the spectator's who resumed a table of bots; None after a restart
+    #: the client address the table counts for, and its bot searches (docs/server.md:
+    #: Limits): its creator's, or the spectator's who resumed a table of bots; None after
+    #: a restart
     address: str | None = None
     #: per seat, the hint on its way: the version it is for, and its answer to come
     hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
@@ -438,6 +439,11 @@ class Rooms:
         return sum(1 for r in self.live.values()
                    if r.address == address and r.bots_only and r.status == "playing")
 
+    def tables_of(self, address: str) -> int:
+        """The tables waiting or playing for ``address`` (docs/server.md: Limits)."""
+        return sum(1 for r in self.live.values()
+                   if r.address == address and r.status in ("waiting", "playing"))
+
     async def create(self, request: CreateTable, address: str | None = None) -> Room:
         """A new table, its bots' searches counted for ``address`` (the client's)."""
         name = request.game
@@ -469,6 +475,11 @@ class Rooms:
         if len(self.live) >= self.settings.max_tables:
             raise Refusal("limit/tables", "this server holds as many tables as it can; "
                                           "try again later")
+        if address is not None and self.tables_of(address) >= self.settings.tables_per_address:
+            raise Refusal("limit/tables-per-address",
+                          f"{self.settings.tables_per_address} tables are waiting or playing "
+                          "for your address already; try again once one is over (or "
+                          "closed for want of players)")
         limit = self.settings.bot_tables_per_address
         if (all(s.kind == "bot" for s in rows) and address is not None
                 and self.bot_tables_of(address) >= limit):

@@ -12,6 +12,7 @@ CODES: dict[str, int] = {
     "move/timed-out": 409,
     "table/waiting": 409,
     "seat/taken": 409,
+    "seat/held": 409,           # a rematch's seat held for the last game's player
     "seat/not-found": 404,
     "name/bad": 400,
     "auth/bad-token": 401,

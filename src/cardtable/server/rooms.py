@@ -122,6 +122,9 @@ class Room:
     #: Limits): its creator's, or the spectator's who resumed a table of bots; None after
     #: a restart
     address: str | None = None
+    #: a rematch table's seats held for the finished table's players (docs/server.md:
+    #: Limits): seat -> (the player id whose key took it there, or None; until when)
+    held: dict[int, tuple[str | None, float]] = field(default_factory=dict)
     #: per seat, the hint on its way: the version it is for, and its answer to come
     hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
 
@@ -508,8 +511,10 @@ class Rooms:
         return room
 
     async def take_seat(self, room: Room, seat: int, name: str,
-                        player: str | None = None) -> str:
-        """Seat a person (the player whose key took it, if any); the seat's token."""
+                        player: str | None = None, holder: bool = False) -> str:
+        """Seat a person (the player whose key took it, if any); the seat's token.
+        seat/held for a rematch's seat held for another (``holder``: the person it is
+        held for, asking from the finished table)."""
         async with room.lock:
             self.check_current(room)
             seats = room.table.seats
@@ -519,6 +524,12 @@ class Rooms:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             if room.status == "over":
                 raise Refusal("move/game-over", "this game is over")
+            held_for, until = room.held.get(seat, (None, 0.0))
+            left = until - time.monotonic()
+            if left > 0 and not holder and (held_for is None or held_for != player):
+                raise Refusal("seat/held", f"seat {seat} is held for its player of the last "
+                                           f"game for {left:.0f} more seconds; pick a "
+                                           "free one")
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             free = [n for n, s in enumerate(seats)
@@ -530,6 +541,7 @@ class Rooms:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             room.tokens[seat] = digest
             room.players[seat] = player
+            room.held.pop(seat, None)
             room.visited = time.monotonic()
             room.table.set_seat(seat, Seat("person", name))
             if starts:

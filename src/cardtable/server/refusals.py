@@ -41,6 +41,7 @@ CODES: dict[str, int] = {
     "http/method": 405,
     "http/content-type": 415,   # a JSON route's body sent as a form, text/plain or untyped
     "server/error": 500,
+    "server/unavailable": 503,  # the database cannot store anything just now
 }
 
 

@@ -10,7 +10,9 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from openskill.models import PlackettLuce
+from websockets.exceptions import ConnectionClosed
 
 from cardtable import store
 from cardtable.server.players import code_hash, shown
@@ -188,13 +190,22 @@ def test_ratings_after_whole_games_between_two_scripted_players_and_a_restart(
     seats = server.get(f"/api/tables/{games[2]['id']}").json()["seats"]
     assert [s["player"] for s in seats] == [ana, bo]
     assert [s["rating"] for s in seats] == [shown(rating[ana]), shown(rating[bo])]
-    # a new table between them shows the ratings in the lobby, without the players' ids
+    # a new table: the lobby does not tell where a rated player sits (no name, no
+    # rating, no id), a seat taken without a key shows its name; the table's own page
+    # shows the rating next to the name
     waiting = server.create("drawbridge", [{"kind": "person"}, {"kind": "person"}])
     take(server, waiting["id"], 0, ana_key, "Ana")
-    [listed] = [t for t in server.get("/api/tables").json()["tables"]
-                if t["id"] == waiting["id"]]
-    assert listed["seats"][0]["rating"] == shown(rating[ana])
-    assert "player" not in listed["seats"][0] and "rating" not in listed["seats"][1]
+    take(server, waiting["id"], 1, None, "Cy")
+    for query in ("", "?status=playing"):
+        [listed] = [t for t in server.get("/api/tables" + query).json()["tables"]
+                    if t["id"] == waiting["id"]]
+        assert listed["seats"][0]["name"] == "a player"
+        assert not {"player", "rating"} & set(listed["seats"][0])
+        assert listed["seats"][1]["name"] == "Cy" and "rating" not in listed["seats"][1]
+        assert "Ana" not in json.dumps(listed)
+    own = server.get(f"/api/tables/{waiting['id']}").json()["seats"][0]
+    assert own["name"] == "Ana" and own["rating"] == shown(rating[ana])
+    assert "player" not in own
 
     server.stop()       # derived again from the stored tables
     server.start()
@@ -254,6 +265,46 @@ def test_moving_and_revoking_the_key(server: Server) -> None:
     ws.close()
     assert ana_key not in server.log() and moved_key not in server.log()
     assert new_key not in server.log() and code not in server.log()
+
+
+def test_revoking_the_key_closes_its_connections_and_voids_its_seat_tokens(
+        server: Server) -> None:
+    ana, ana_key = new_player(server, "Ana")
+    table = server.create("sequence", [{"kind": "person"}, {"kind": "person"}])
+    token = take(server, table["id"], 0, ana_key, "Ana")
+    other = take(server, table["id"], 1, None, "Bo")
+    by_key = connect_with_key(server, table["id"], ana_key)
+    assert by_key.until("welcome")["seat"] == 0
+    by_token = Client(server, table["id"], token)
+    assert by_token.until("welcome")["seat"] == 0
+    bo = Client(server, table["id"], other)
+    bo.until("welcome")
+    revoked = httpx.post(server.base + "/api/players/me/revoke", headers={KEY: ana_key},
+                         timeout=30)
+    assert revoked.status_code == 200
+    new_key = revoked.json()["key"]
+    for ws in (by_key, by_token):
+        gone = ws.until("error")
+        assert gone["code"] == "player/bad-key"
+        with pytest.raises(ConnectionClosed):
+            ws.send({"type": "chat", "text": "still here?"})
+            ws.recv(timeout=5)
+        assert ws.ws.close_code == 4401
+    # the token taken with the key opens nothing now; the other seat plays on
+    stale = Client(server, table["id"], token)
+    assert stale.recv()["code"] == "auth/bad-token"
+    stale.close()
+    bo.send({"type": "chat", "text": "hello"})
+    assert bo.until("chat")["text"] == "hello"
+    bo.close()
+    left = httpx.delete(f"{server.base}/api/tables/{table['id']}/seats/0",
+                        headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert left.status_code == 401
+    # the seat stays the player's: its new key opens it
+    ws = connect_with_key(server, table["id"], new_key)
+    assert ws.until("welcome")["seat"] == 0
+    ws.close()
+    assert token not in server.log() and ana_key not in server.log()
 
 
 def test_a_transfer_code_expires(db_url: str) -> None:

@@ -33,6 +33,12 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--bot-tables-per-address", default=2, show_default=True,
               type=click.IntRange(0, 10_000), help="tables of bots alone playing at once "
               "for one client address")
+@click.option("--tables-per-address", default=20, show_default=True,
+              type=click.IntRange(1, 100_000), help="tables waiting or playing at once for "
+              "one client address (its tables of bots alone included)")
+@click.option("--rematch-hold", default=60.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(0, 3600), help="hold a rematch table's seats this long "
+              "for the players of the finished table")
 @click.option("--ws-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
               help="WebSocket messages a second per connection")
 @click.option("--http-rate", default=20.0, show_default=True, type=click.FloatRange(0.1),
@@ -62,7 +68,9 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
               help="open the lobby in your web browser once the server is up")
 def serve(db_url: str | None, host: str, port: int, bot_workers: int,
           max_bot_seconds: float, max_bot_iterations: int, bot_jobs_per_address: int,
-          bot_tables_per_address: int, ws_rate: float, http_rate: float, chat_rate: float,
+          bot_tables_per_address: int, tables_per_address: int, rematch_hold: float,
+          ws_rate: float,
+          http_rate: float, chat_rate: float,
           clock_timeouts: int, catch_up_limit: int,
           no_access_log: bool, owner: str | None,
           close_waiting_after: float, adjourn_after: float,
@@ -83,7 +91,9 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
     settings = Settings(db_url=url, bot_workers=bot_workers, max_bot_seconds=max_bot_seconds,
                         max_bot_iterations=max_bot_iterations,
                         bot_jobs_per_address=bot_jobs_per_address,
-                        bot_tables_per_address=bot_tables_per_address, ws_rate=ws_rate,
+                        bot_tables_per_address=bot_tables_per_address,
+                        tables_per_address=tables_per_address,
+                        rematch_hold=rematch_hold, ws_rate=ws_rate,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
                         chat_rate=chat_rate, clock_timeouts=clock_timeouts,

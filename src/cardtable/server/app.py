@@ -31,6 +31,8 @@ from cardtable.server.settings import Settings
 from cardtable.store import Store, ensure_schema
 
 log = logging.getLogger("cardtable.server")
+#: seconds a client is told to wait after server/unavailable (Retry-After)
+RETRY_AFTER = 5
 
 PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>cardtable</title>
 <p>The cardtable server is running; its web page is not installed. The API is at
@@ -97,6 +99,8 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Refusal)
     async def _refusal(_request: Request, exc: Refusal) -> JSONResponse:
+        if exc.code == "server/unavailable":
+            return refused(exc, **{"Retry-After": str(RETRY_AFTER)})
         return refused(exc)
 
     @app.exception_handler(StarletteHTTPException)

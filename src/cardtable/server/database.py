@@ -24,6 +24,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy.exc
+
+from cardtable.server.refusals import Refusal
 from cardtable.store import Store
 
 log = logging.getLogger("cardtable.server")
@@ -70,6 +73,18 @@ class Checkpoints:
                     log.warning("a checkpoint of the database failed (%s)", type(exc).__name__)
                 if stopping:
                     return
+
+
+def unavailable(error: BaseException) -> BaseException:
+    """A storage failure (a full disk, a read-only or locked database, a database away)
+    as the refusal server/unavailable; any other error as it is. Its message names no
+    statement or value (they could carry a move of a game in play)."""
+    if not isinstance(error, sqlalchemy.exc.OperationalError):
+        return error
+    log.error("the database cannot store anything just now (%s)",
+              type(error.orig).__name__ if error.orig is not None else type(error).__name__)
+    return Refusal("server/unavailable", "the server cannot store anything just now; "
+                                         "nothing was changed: try again in a moment")
 
 
 class Database:
@@ -162,7 +177,7 @@ class Database:
             if ok:
                 future.set_result(value)
             else:
-                future.set_exception(value)
+                future.set_exception(unavailable(value))
 
     def _commit(self, batch: list[tuple[Callable[[Any], Any], Any]], conn: Any = None
                 ) -> list[tuple[bool, Any]]:

@@ -135,11 +135,15 @@ class Pipeline:
         return new, result, self.db.submit(store)
 
     async def _failed(self, room: Room, new: int, error: BaseException) -> None:
-        """The move's commit failed: the table as stored again, and a refusal."""
+        """The move's commit failed: the table as stored again, and a refusal
+        (server/unavailable when the database cannot store anything just now)."""
         log.error("table %s: move %d could not be stored (%s); reloading the table",
                   room.id, new, type(error).__name__)
         # shielded (a task, on this rare path): a cancellation cannot leave the room broken
         await asyncio.shield(self._reload(room))
+        if isinstance(error, Refusal) and error.code == "server/unavailable":
+            raise Refusal("server/unavailable", "the move could not be saved just now; "
+                                                "try it again in a moment") from None
         raise Refusal("server/error", "the move could not be saved; "
                                       "reconnect and try again") from None
 
@@ -181,16 +185,18 @@ class Pipeline:
         task.add_done_callback(self.later.discard)
 
     async def _reload(self, room: Room) -> None:
-        """After a failed commit: the table as stored, its connections dropped (they
-        reconnect and catch up)."""
+        """After a failed commit: the table as stored. Its connections stay: none was
+        told of the move, and they are sent whatever the stored table has that they
+        have not seen. A table that cannot be read either leaves memory, and its
+        connections are dropped (they reconnect and catch up)."""
         room.broken = True
-        for conn in room.conns:
-            conn.end()
-        room.conns.clear()
         try:
             row = await self.db.run(lambda conn: self.store.load(conn, room.id))
             fresh = room_from_row(row)
         except Exception:
+            for conn in room.conns:
+                conn.end()
+            room.conns.clear()
             self.rooms.live.pop(room.id, None)
             return
         room.table = fresh.table
@@ -198,6 +204,7 @@ class Pipeline:
         room.clock = fresh.clock
         room.timed_out = None
         room.broken = False
+        self.broadcast(room)
 
     def broadcast(self, room: Room) -> None:
         """Every connection the events it has not seen (connections of one seat at one

@@ -308,9 +308,12 @@ class Players:
         log.info("player %s: a key moved to another browser", row.id)
         return row, key
 
-    async def revoke(self, player: PlayerRow) -> str:
+    async def revoke(self, player: PlayerRow, void_hash: str) -> str:
+        """A new key, the only one of the player now; its seats' tokens are replaced by
+        ``void_hash`` (``Rooms.void_player`` does the same in memory)."""
         key = secrets.token_urlsafe(24)
-        await self.db.run(lambda conn: stored.revoke(conn, player.id, hash_token(key)))
+        await self.db.run(lambda conn: stored.revoke(conn, player.id, hash_token(key),
+                                                     void_hash))
         log.info("player %s: keys revoked", player.id)
         return key
 
@@ -433,10 +436,13 @@ def router(service: Any) -> APIRouter:
 
     @routes.post("/me/revoke", response_model=PlayerKey)
     async def revoke(request: Request) -> Response:
-        """Every key of the player (and its transfer code) void; a new key for this
-        browser."""
+        """Every key of the player (and its transfer code) void, and the seat tokens taken
+        with them; its open connections are closed (4401); a new key for this browser."""
         row = await holder(request)
-        return key_answer(row, await players.revoke(row))
+        void_hash = hash_token(secrets.token_urlsafe(24))
+        key = await players.revoke(row, void_hash)
+        service.rooms.void_player(row.id, void_hash)
+        return key_answer(row, key)
 
     @routes.post("/claim", response_model=PlayerKey)
     async def claim(request: Request) -> Response:

@@ -12,6 +12,7 @@ CODES: dict[str, int] = {
     "move/timed-out": 409,
     "table/waiting": 409,
     "seat/taken": 409,
+    "seat/held": 409,           # a rematch's seat held for the last game's player
     "seat/not-found": 404,
     "name/bad": 400,
     "auth/bad-token": 401,
@@ -25,6 +26,7 @@ CODES: dict[str, int] = {
     "limit/rate": 429,
     "limit/tables": 503,
     "limit/bot-tables": 429,    # tables of bots alone playing for one address
+    "limit/tables-per-address": 429,    # tables waiting or playing for one address
     "record/no-format": 404,
     "player/bad-key": 401,
     "player/not-found": 404,
@@ -39,6 +41,7 @@ CODES: dict[str, int] = {
     "http/method": 405,
     "http/content-type": 415,   # a JSON route's body sent as a form, text/plain or untyped
     "server/error": 500,
+    "server/unavailable": 503,  # the database cannot store anything just now
 }
 
 

@@ -38,6 +38,7 @@ from cardtable.server.messages import (
     SeatSummary,
     Status,
     TableSummary,
+    error_message,
 )
 from cardtable.server.refusals import Refusal
 from cardtable.server.settings import Settings
@@ -51,6 +52,8 @@ KEEP_FINISHED = 256
 #: the largest value this server takes for a whole-number option whose game declares no
 #: maximum (Draw Bridge's target, Sequence's max_turns): a target of 10**100 is refused
 MAX_OPTION = 10_000
+#: the name the lobby shows for an unfinished table's seat taken with a player key
+PLAYER_LABEL = "a player"
 
 
 def option_maximum(spec: cardtable.OptionSpec) -> int | None:
@@ -115,9 +118,13 @@ class Room:
     visited: float = 0.0
     #: closed for want of visitors (then no longer in ``Rooms.live``)
     closed: bool = False
-    #: the client address the table's bot searches count for (docs/server.md: Limits):
-    #: its creator's, or the spectator's who resumed a table of bots; None after a restart
+    #: the client address the table counts for, and its bot searches (docs/server.md:
+    #: Limits): its creator's, or the spectator's who resumed a table of bots; None after
+    #: a restart
     address: str | None = None
+    #: a rematch table's seats held for the finished table's players (docs/server.md:
+    #: Limits): seat -> (the player id whose key took it there, or None; until when)
+    held: dict[int, tuple[str | None, float]] = field(default_factory=dict)
     #: per seat, the hint on its way: the version it is for, and its answer to come
     hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
 
@@ -247,7 +254,9 @@ class Room:
                            bot_playing=[self.taken_over(n)
                                         for n in range(len(self.table.seats))]))
 
-    def summary(self) -> TableSummary:
+    def summary(self, lobby: bool = False) -> TableSummary:
+        """The table's summary; in the ``lobby``, an unfinished table's seat taken with a
+        player key shows :data:`PLAYER_LABEL` and no rating (docs/server.md: Privacy)."""
         table = self.table
         connected = self.connected()
         seats = [SeatSummary(seat=n, kind=s.kind, name=s.name,
@@ -259,6 +268,9 @@ class Room:
                  for n, (s, held) in enumerate(zip(table.seats, self.tokens, strict=True))]
         for n, player in enumerate(self.players):
             if player is None:
+                continue
+            if lobby and not self.over:
+                seats[n].name = PLAYER_LABEL
                 continue
             rating = self.rate(player, self.game.name) if self.rate is not None else None
             if rating is not None:
@@ -430,7 +442,7 @@ class Rooms:
         rooms = [r for r in self.live.values() if r.status in ("waiting", "playing")
                  and (status is None or r.status == status)]
         rooms.sort(key=lambda r: r.table.created, reverse=True)
-        return [r.summary() for r in rooms[:200]]
+        return [r.summary(lobby=True) for r in rooms[:200]]
 
     # -- creating and seating
 
@@ -438,6 +450,11 @@ class Rooms:
         """The tables of bots alone playing for ``address`` (docs/server.md: Limits)."""
         return sum(1 for r in self.live.values()
                    if r.address == address and r.bots_only and r.status == "playing")
+
+    def tables_of(self, address: str) -> int:
+        """The tables waiting or playing for ``address`` (docs/server.md: Limits)."""
+        return sum(1 for r in self.live.values()
+                   if r.address == address and r.status in ("waiting", "playing"))
 
     async def create(self, request: CreateTable, address: str | None = None) -> Room:
         """A new table, its bots' searches counted for ``address`` (the client's)."""
@@ -470,6 +487,11 @@ class Rooms:
         if len(self.live) >= self.settings.max_tables:
             raise Refusal("limit/tables", "this server holds as many tables as it can; "
                                           "try again later")
+        if address is not None and self.tables_of(address) >= self.settings.tables_per_address:
+            raise Refusal("limit/tables-per-address",
+                          f"{self.settings.tables_per_address} tables are waiting or playing "
+                          "for your address already; try again once one is over (or "
+                          "closed for want of players)")
         limit = self.settings.bot_tables_per_address
         if (bots_alone_think(table_seats(rows)) and address is not None
                 and self.bot_tables_of(address) >= limit):
@@ -498,8 +520,10 @@ class Rooms:
         return room
 
     async def take_seat(self, room: Room, seat: int, name: str,
-                        player: str | None = None) -> str:
-        """Seat a person (the player whose key took it, if any); the seat's token."""
+                        player: str | None = None, holder: bool = False) -> str:
+        """Seat a person (the player whose key took it, if any); the seat's token.
+        seat/held for a rematch's seat held for another (``holder``: the person it is
+        held for, asking from the finished table)."""
         async with room.lock:
             self.check_current(room)
             seats = room.table.seats
@@ -509,6 +533,12 @@ class Rooms:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             if room.status == "over":
                 raise Refusal("move/game-over", "this game is over")
+            held_for, until = room.held.get(seat, (None, 0.0))
+            left = until - time.monotonic()
+            if left > 0 and not holder and (held_for is None or held_for != player):
+                raise Refusal("seat/held", f"seat {seat} is held for its player of the last "
+                                           f"game for {left:.0f} more seconds; pick a "
+                                           "free one")
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             free = [n for n, s in enumerate(seats)
@@ -520,6 +550,7 @@ class Rooms:
                 raise Refusal("seat/taken", f"seat {seat} is taken; pick a free one")
             room.tokens[seat] = digest
             room.players[seat] = player
+            room.held.pop(seat, None)
             room.visited = time.monotonic()
             room.table.set_seat(seat, Seat("person", name))
             if starts:
@@ -568,6 +599,25 @@ class Rooms:
                 room.conns.remove(conn)
             room.away_since[seat] = time.monotonic()
             room.presence()
+
+    def void_player(self, player: str, void_hash: str) -> None:
+        """The player's keys were revoked (``Players.revoke``): the tokens of its seats in
+        memory become ``void_hash`` as in the database, and those seats' connections get
+        player/bad-key and are closed (4401)."""
+        refusal = Refusal("player/bad-key", "this player's keys were revoked; connect "
+                                            "again with the new key")
+        gone = error_message(refusal).text()
+        for room in [*self.live.values(), *self.finished.values()]:
+            for seat, held in enumerate(room.players):
+                if held != player or room.tokens[seat] is None:
+                    continue
+                room.tokens[seat] = void_hash
+                for conn in [c for c in room.conns if c.seat == seat]:
+                    conn.push(gone)
+                    conn.end(4000 + refusal.status)
+                    room.conns.remove(conn)
+                    room.away_since[seat] = time.monotonic()
+                room.presence()
 
     # -- the tidy lobby (docs/server.md)
 

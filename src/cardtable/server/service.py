@@ -140,8 +140,8 @@ class TableService:
         return room
 
     async def take_seat(self, room: Room, seat: int, name: str,
-                        player: str | None = None) -> str:
-        token = await self.rooms.take_seat(room, seat, name, player)
+                        player: str | None = None, holder: bool = False) -> str:
+        token = await self.rooms.take_seat(room, seat, name, player, holder)
         self.jobs.kick(room)
         return token
 
@@ -152,7 +152,8 @@ class TableService:
     async def rematch(self, room: Room, conn: Connection) -> None:
         """A seat of a finished table asks for a rematch: the first ask creates a table
         with the same game, options, seat kinds (bots kept) and takeover, and tells the
-        table's other connections; every ask seats the asker at its own seat there when
+        table's other connections, its person seats held for this table's players for
+        ``rematch_hold`` seconds; every ask seats the asker at its own seat there when
         free, and tells it its seat and token there."""
         seat = conn.seat
         if seat is None:
@@ -174,6 +175,9 @@ class TableService:
                                                     takeover_after=room.takeover_after,
                                                     chat=room.chat_on, clock=clock),
                                         conn.address)
+                until = time.monotonic() + self.settings.rematch_hold
+                new.held = {n: (room.players[n], until)
+                            for n, s in enumerate(room.table.seats) if s.kind == "person"}
                 await asyncio.shield(self.db.run(
                     lambda c: self.rooms.store.set_rematch(c, room.id, new.id)))
                 room.rematch = new_id = new.id
@@ -185,7 +189,7 @@ class TableService:
         new_room = await self.rooms.find(new_id)
         try:
             token = await self.take_seat(new_room, seat, room.table.seats[seat].name,
-                                         room.players[seat])
+                                         room.players[seat], holder=True)
         except Refusal as refusal:
             if refusal.code not in ("seat/taken", "move/game-over"):
                 raise

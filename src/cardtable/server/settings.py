@@ -47,6 +47,10 @@ class Settings:
     bot_jobs_per_address: int = 1
     # ...and tables of bots alone playing at once for one client address
     bot_tables_per_address: int = 2
+    # unfinished tables (waiting or playing) at once for one client address
+    tables_per_address: int = 20
+    # seconds a rematch table's seats are held for the finished table's players
+    rematch_hold: float = 60.0
     # this process's name when several share one database: it creates, reloads and plays
     # only its own tables (None: the one default process)
     owner: str | None = None

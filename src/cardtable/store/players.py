@@ -101,8 +101,13 @@ def claim_transfer(conn: Connection, code_hash: str, at: float, key_hash: str
     return PlayerRow(found.id, found.name, found.created)
 
 
-def revoke(conn: Connection, player_id: str, key_hash: str) -> None:
-    """Every key of the player and its transfer code void; ``key_hash`` its one key."""
+def revoke(conn: Connection, player_id: str, key_hash: str, void_hash: str) -> None:
+    """Every key of the player and its transfer code void, ``key_hash`` its one key; the
+    seat tokens its seats were taken with replaced by ``void_hash``, a hash nobody holds
+    the token of (the seats stay the player's: its new key reaches them)."""
+    conn.execute(seats.update().where(seats.c.player_id == player_id,
+                                      seats.c.token_hash.is_not(None)).values(
+        token_hash=void_hash))
     conn.execute(player_keys.delete().where(player_keys.c.player_id == player_id))
     conn.execute(players.update().where(players.c.id == player_id).values(
         transfer_hash=None, transfer_expires=None))

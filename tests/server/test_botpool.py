@@ -290,3 +290,60 @@ def test_tables_of_bots_alone_are_limited_per_address_and_adjourned_unwatched(
     assert json.loads(kept.recv(timeout=30))["table"]["status"] == "adjourned"
     for ws in (watcher, resumed, kept):
         ws.close()
+
+
+def long_match(deals: int) -> bytes:
+    """A finished Draw Bridge match of random moves with at least ``deals`` deals, as a
+    record file: the most a review takes (``cardtable.web.replay.MAX_DEALS``) costs about
+    0.2 s a deal."""
+    import json
+    import random
+
+    import cardtable
+    from cardtable import records
+    from cardtable.web.replay import MAX_DEALS
+
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = cardtable.new_game("drawbridge", target=200).deal(seed=seed)
+        while not state.is_terminal and len(state.history) < 5_500:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal and deals <= getattr(state, "deal_number", 0) <= MAX_DEALS:
+            return json.dumps(records.record_of(state).to_json()).encode()
+    raise AssertionError("no random match that long")
+
+
+@pytest.mark.slow       # about 15 s: a baseline, then reviews of long matches sent meanwhile
+def test_a_bot_answers_as_quickly_while_other_addresses_send_reviews(
+        pool_server: Server) -> None:
+    """Reviews and replays of record files are worked out in the bot pool, one at a time
+    per address, never in the server's process: another table's bot is not delayed."""
+    server = pool_server
+    record = long_match(20)
+    quiet = bot_replies(server, 2.0)
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def send(address: str) -> None:
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(transport=transport, timeout=120) as http:
+            while not stop.is_set():
+                path = "/api/review" if len(answers) % 2 else "/api/replay"
+                answers.append(http.post(server.base + path, content=record).status_code)
+
+    threads = [threading.Thread(target=send, args=(ATTACKERS[n % 2],)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    try:
+        loaded = bot_replies(server, 5.0)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(120)
+    print("no load:", quantiles(quiet), "| 6 clients sending reviews and replays:",
+          quantiles(loaded), "| answers:", answers)
+    assert p99(loaded) < P99_UNDER_ATTACK, quantiles(loaded)
+    # each answered, or (queued past Settings.work_seconds behind its address's others)
+    # refused as server/unavailable
+    assert answers.count(200) >= 3 and set(answers) <= {200, 503}, answers

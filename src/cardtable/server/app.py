@@ -8,7 +8,7 @@ format for every refusal, and the OpenAPI document at ``/api/openapi.json``.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import cardtable
 from cardtable import web
-from cardtable.server import http_routes, players, ws_routes
+from cardtable.server import http_routes, limits, players, ws_routes
 from cardtable.server.headers import SecurityHeaders
 from cardtable.server.limits import RateLimits
 from cardtable.server.messages import error_body
@@ -88,7 +88,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(http_routes.router(service))
     app.include_router(players.router(service))
     app.include_router(ws_routes.router(service))
-    add_page(app)
+    add_page(app, service)
     app.add_middleware(RateLimits, settings=settings)
     app.add_middleware(SecurityHeaders)     # the outermost: on limit/rate's answers too
     return app
@@ -126,7 +126,7 @@ def add_error_handlers(app: FastAPI) -> None:
         return refused(Refusal("server/error", "the server failed; try again"))
 
 
-def add_page(app: FastAPI) -> None:
+def add_page(app: FastAPI, service: TableService) -> None:
     """The web page: ``index.html`` at ``/`` and ``/t/{id}``, its files at ``/static``,
     and its own routes (``cardtable.web.router``)."""
 
@@ -144,6 +144,12 @@ def add_page(app: FastAPI) -> None:
     async def table_page(table_id: str) -> Any:
         return index()
 
-    app.include_router(web.router())
+    async def offload(request: Any, answer: Callable[[bytes], bytes], body: bytes) -> bytes:
+        # a record file's replay or review, in the bot pool's fair share: one at a time
+        # per client address, behind that address's others (docs/server.md: Limits)
+        address = limits.client_address(request.scope)
+        return await service.jobs.offload(f"file:{address}", answer, body, address)
+
+    app.include_router(web.router(offload))
     if web.STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=web.STATIC_DIR), name="static")

@@ -11,10 +11,9 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
@@ -62,20 +61,20 @@ def body_schema(model: type[In]) -> dict[str, Any]:
 
 
 class Kept:
-    """Answers worked out once, in a thread, and kept: the newest, up to ``budget`` bytes
-    in all (a finished table's replay and review never change). A request for an answer
-    still being worked out waits for that one; one that leaves does not stop it for the
-    others, and a failure is not kept."""
+    """Answers worked out once (by ``work``, in the bot pool) and kept: the newest, up to
+    ``budget`` bytes in all (a finished table's replay and review never change). A request
+    for an answer still being worked out waits for that one; one that leaves does not stop
+    it for the others, and a failure is not kept."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.size = 0
         self.answers: OrderedDict[Hashable, asyncio.Future[bytes]] = OrderedDict()
 
-    async def get(self, key: Hashable, work: Callable[[], bytes]) -> bytes:
+    async def get(self, key: Hashable, work: Callable[[], Awaitable[bytes]]) -> bytes:
         answer = self.answers.get(key)
         if answer is None:
-            answer = self.answers[key] = asyncio.ensure_future(asyncio.to_thread(work))
+            answer = self.answers[key] = asyncio.ensure_future(work())
             answer.add_done_callback(lambda done: self._done(key, done))
         else:
             self.answers.move_to_end(key)
@@ -213,11 +212,11 @@ def router(service: TableService) -> APIRouter:
         """The same as ``record.{format}`` (the older address)."""
         return await record_as(table_id, format)
 
-    async def once_over(table_id: str, what: str, make: Callable[[records.Record], Any]
-                        ) -> Response:
-        """A finished table's ``make(record)``, worked out once (``kept``); record/too-long
-        for a game longer than a replay or review takes."""
-        from cardtable.web.replay import RecordTooLong
+    async def once_over(table_id: str, what: str) -> Response:
+        """A finished table's replay or review (``cardtable.web.replay.answer_bytes``),
+        worked out once in the bot pool and kept (``kept``); record/too-long for a game
+        longer than a replay or review takes."""
+        from cardtable.web.replay import RecordTooLong, answer_bytes
 
         room = await service.rooms.find(table_id)
         if room.status != "over":
@@ -225,7 +224,8 @@ def router(service: TableService) -> APIRouter:
         record = room.table.record()
         try:
             text = await kept.get((room.id, room.table.version, what),
-                                  lambda: orjson.dumps(make(record)))
+                                  lambda: service.jobs.offload(f"table:{room.id}", answer_bytes,
+                                                               (what, record), None))
         except RecordTooLong as exc:
             raise Refusal("record/too-long", str(exc)) from None
         return Response(text, media_type="application/json")
@@ -233,19 +233,15 @@ def router(service: TableService) -> APIRouter:
     @routes.get("/tables/{table_id}/replay", response_model=None)
     async def replay(table_id: str) -> Any:
         """Once the game is over, every position of it with every hand open and the move
-        event that led there (``cardtable.web.replay``: the page's replay)."""
-        from cardtable.web.replay import replay_json
-
-        return await once_over(table_id, "replay", replay_json)
+        event that led there (``cardtable.web.replay.replay_json``: the page's replay)."""
+        return await once_over(table_id, "replay")
 
     @routes.get("/tables/{table_id}/review", response_model=None)
     async def review(table_id: str) -> Any:
         """Once the game is over, its review against perfect play (Draw Bridge: each deal's
         par and each seat's losses, ``cardtable.web.replay.review_json``; other games: no
         deals)."""
-        from cardtable.web.replay import review_json
-
-        return await once_over(table_id, "review", review_json)
+        return await once_over(table_id, "review")
 
     @routes.get("/health", response_model=Health)
     async def health() -> Response:

@@ -27,7 +27,9 @@ import secrets
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from cardtable.server.clocks import TIMEOUT_BOT
 from cardtable.server.connections import Connection
@@ -123,6 +125,22 @@ class Jobs:
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(self.executor, _warm)
                                for _ in range(self.workers)))
+
+    async def offload(self, key: str, call: Callable[[Any], Any], argument: Any,
+                      address: str | None) -> Any:
+        """``call(argument)``, a replay or a review, as a search in the pool's fair share
+        (queued behind ``key``'s other work and counted for ``address``), out of the
+        server's process: its result, or server/unavailable when it is not done within
+        ``Settings.work_seconds`` (waiting for its turn included: the pool is busy).
+        Cancelled before its turn (its client went away), it never runs."""
+        assert self.pool is not None
+        future = self.pool.run(key, call, argument, address=address)
+        try:
+            return await asyncio.wait_for(future, self.settings.work_seconds)
+        except TimeoutError:
+            raise Refusal("server/unavailable", "the server could not work this out within "
+                          f"{self.settings.work_seconds:g} s (it is busy with others from "
+                          "your address, or with long games): try again later") from None
 
     def stop(self) -> None:
         if self.executor is not None:

@@ -35,6 +35,9 @@ class Settings:
     # bots that choose in microseconds play in the server process; the others (and
     # every hint) go to the process pool
     inline_bots: tuple[str, ...] = ("random",)
+    # seconds a replay or a review of a record (a file sent, a finished table) may take
+    # in the pool before its request is refused (record/too-long)
+    work_seconds: float = 20.0
     # bots that choose in milliseconds (every kind that does not search, the frozen
     # yardsticks included): light jobs, which never wait for a search
     light_bots: tuple[str, ...] = tuple(

@@ -36,7 +36,7 @@ needs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,6 +131,21 @@ def record_replay_json(body: bytes) -> dict[str, Any]:
     return out
 
 
+def record_replay_bytes(body: bytes) -> bytes:
+    """:func:`record_replay_json` as JSON bytes, written where it is worked out (a bot pool
+    worker): a replay holds thousands of positions, too many to encode on the event loop."""
+    import orjson
+
+    return orjson.dumps(record_replay_json(body))
+
+
+def record_review_bytes(body: bytes) -> bytes:
+    """:func:`record_review_json` as JSON bytes (as :func:`record_replay_bytes`)."""
+    import orjson
+
+    return orjson.dumps(record_review_json(body))
+
+
 def record_review_json(body: bytes) -> dict[str, Any]:
     """A record file's review against perfect play (``cardtable.web.replay.review_json``:
     each Draw Bridge deal's par and each seat's losses; no deals for the other games);
@@ -167,10 +182,25 @@ def not_found_page(method: str, path: str, accept: str) -> Any:
                         headers={"Cache-Control": "no-cache"})
 
 
-def router() -> Any:
-    """The page's own routes as a FastAPI ``APIRouter`` (``app.include_router(router())``)."""
+#: how the server works out a record file's replay or review: ``offload(request, answer,
+#: body)`` -> ``answer(body)``, run where the server says (its bot pool's fair share)
+Offload = Callable[[Any, Callable[[bytes], bytes], bytes], Awaitable[bytes]]
+
+
+async def _until_gone(request: Any) -> None:
+    """Returns once the client of ``request`` (whose body was read) has gone away."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def router(offload: Offload | None = None) -> Any:
+    """The page's own routes as a FastAPI ``APIRouter`` (``app.include_router(router())``);
+    a record file's replay or review is worked out by ``offload`` (the table server's
+    pool), or in a thread without one, and dropped unstarted if its client goes away."""
+    import asyncio
+
     from fastapi import APIRouter, Request
-    from fastapi.responses import FileResponse, JSONResponse
+    from fastapi.responses import FileResponse, JSONResponse, Response
 
     routes = APIRouter()
 
@@ -185,13 +215,11 @@ def router() -> Any:
         except ValueError as exc:
             return refuse("options/bad", exc)
 
-    def of_file(answer: Callable[[bytes], dict[str, Any]]) -> Any:
+    def of_file(answer: Callable[[bytes], bytes]) -> Any:
         """A route reading a record file (at most MAX_RECORD bytes) and answering with
         ``answer(body)`` in a thread; record/bad for a file it refuses, record/too-long
         for a game longer than a replay or review takes."""
         async def route(request: Request) -> Any:
-            import asyncio
-
             body = b""
             async for chunk in request.stream():
                 body += chunk
@@ -201,8 +229,18 @@ def router() -> Any:
                                         status_code=413)
             from cardtable.web.replay import RecordTooLong
 
+            work = asyncio.ensure_future(asyncio.to_thread(answer, body) if offload is None
+                                         else offload(request, answer, body))
+            gone = asyncio.ensure_future(_until_gone(request))
             try:
-                return await asyncio.to_thread(answer, body)
+                await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                gone.cancel()
+            if not work.done():     # nobody waits for it: it is dropped before it starts
+                work.cancel()
+                return Response(status_code=499)
+            try:
+                return Response(work.result(), media_type="application/json")
             except RecordTooLong as exc:
                 return JSONResponse({"error": {"code": "record/too-long", "message": str(exc)}},
                                     status_code=413)
@@ -213,8 +251,8 @@ def router() -> Any:
         route.__annotations__["request"] = Request
         return route
 
-    routes.post("/api/replay", response_model=None)(of_file(record_replay_json))
-    routes.post("/api/review", response_model=None)(of_file(record_review_json))
+    routes.post("/api/replay", response_model=None)(of_file(record_replay_bytes))
+    routes.post("/api/review", response_model=None)(of_file(record_review_bytes))
 
     @routes.get("/api/levels", response_model=None)
     async def bot_levels() -> Any:

@@ -16,7 +16,8 @@ from typing import Any
 
 from cardtable import records
 
-__all__ = ["MAX_ACTIONS", "MAX_DEALS", "RecordTooLong", "replay_json", "review_json"]
+__all__ = ["MAX_ACTIONS", "MAX_DEALS", "RecordTooLong", "answer_bytes", "replay_json",
+           "review_json"]
 
 #: the most moves a replay or review takes: a 12-player Three Thirteen game has about 700
 #: (of heuristic bots) to 4,800 (of random ones), a Draw Bridge match to 100 a few hundred
@@ -82,3 +83,12 @@ def review_json(record: records.Record) -> dict[str, Any]:
                             f"has {deals}")
     return {"game": record.game,
             "deals": [deal.to_json() for deal in review(records.positions(record))]}
+
+
+def answer_bytes(asked: tuple[str, records.Record]) -> bytes:
+    """``("replay" | "review", record)`` -> that answer as JSON bytes: what the server's
+    bot pool works out for a finished table, in a worker process."""
+    what, record = asked
+    import orjson
+
+    return orjson.dumps(replay_json(record) if what == "replay" else review_json(record))

@@ -38,6 +38,7 @@ CODES: dict[str, int] = {
     "http/not-found": 404,
     "http/method": 405,
     "http/content-type": 415,   # a JSON route's body sent as a form, text/plain or untyped
+    "http/timeout": 408,        # a request's body that stopped coming (--body-timeout)
     "server/error": 500,
 }
 

@@ -55,6 +55,13 @@ class Settings:
     # the reverse proxies (addresses or networks) whose X-Forwarded-For and -Proto are
     # believed; a request from anywhere else is its own address (none: every request's)
     trusted_proxies: tuple[str, ...] = ()
+    # slow clients (docs/server.md: Limits): seconds for a request's head to arrive, for
+    # each piece of its body, and an idle keep-alive connection is kept...
+    header_timeout: float = 10.0
+    body_timeout: float = 10.0
+    keep_alive_timeout: int = 5
+    # ...and the HTTP connections one client address holds at once (WebSockets not counted)
+    connections_per_address: int = 64
 
     def __post_init__(self) -> None:
         if not 0 <= self.catch_up_limit <= self.max_queue // 2:

@@ -57,6 +57,12 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--connections-per-address", default=64, show_default=True,
               type=click.IntRange(1, 100_000), help="HTTP connections one client address "
               "may hold at once (WebSockets have their own limits)")
+@click.option("--spectators-per-table", default=200, show_default=True,
+              type=click.IntRange(0, 100_000), help="spectators' WebSocket connections "
+              "one table takes")
+@click.option("--sockets-per-address", default=20, show_default=True,
+              type=click.IntRange(1, 100_000), help="WebSocket connections one client "
+              "address may hold at once, over every table")
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
@@ -77,6 +83,7 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
           bot_tables_per_address: int, ws_rate: float, http_rate: float, chat_rate: float,
           clock_timeouts: int, catch_up_limit: int, header_timeout: float,
           body_timeout: float, keep_alive_timeout: int, connections_per_address: int,
+          spectators_per_table: int, sockets_per_address: int,
           no_access_log: bool, owner: str | None,
           close_waiting_after: float, adjourn_after: float,
           trusted_proxies: tuple[str, ...], open_browser: bool) -> None:
@@ -105,7 +112,9 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
                         adjourn_after=adjourn_after or None,
                         trusted_proxies=trusted_proxies, header_timeout=header_timeout,
                         body_timeout=body_timeout, keep_alive_timeout=keep_alive_timeout,
-                        connections_per_address=connections_per_address)
+                        connections_per_address=connections_per_address,
+                        spectators_per_table=spectators_per_table,
+                        sockets_per_address=sockets_per_address)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
     if open_browser:
         if port == 0:

@@ -32,6 +32,8 @@ class Connection:
         self.chat_bucket: Bucket | None = None
         self.closed = False
         self.close_code = 1000
+        #: counted in its address's connections (``Rooms.admit``)
+        self.counted = False
         self.task = asyncio.get_running_loop().create_task(self._sender())
 
     def push(self, message: Out | str) -> None:

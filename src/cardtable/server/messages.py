@@ -529,11 +529,14 @@ def event_text(event: dict[str, Any], view: dict[str, Any] | None = None) -> str
 
 
 class Presence(Out):
-    """Who is connected (bots count as connected) and where a bot plays for a person."""
+    """Who is connected (bots count as connected), where a bot plays for a person, and
+    how many spectators watch."""
 
     type: Literal["presence"] = "presence"
     connected: list[bool]
     bot_playing: list[bool]
+    #: the spectators' connections open at the table
+    spectators: int | None = None
 
 
 class HintFound(Out):

@@ -25,6 +25,7 @@ CODES: dict[str, int] = {
     "limit/rate": 429,
     "limit/tables": 503,
     "limit/bot-tables": 429,    # tables of bots alone playing for one address
+    "limit/connections": 429,   # WebSockets past a table's or an address's cap (close 4429)
     "record/no-format": 404,
     "player/bad-key": 401,
     "player/not-found": 404,

@@ -200,6 +200,7 @@ class TableService:
         async with room.lock:
             try:
                 self.rooms.check_current(room)
+                self.rooms.admit(room, conn)
             except Refusal as refusal:
                 conn.push(error_message(refusal))
                 conn.end(4000 + refusal.status)
@@ -230,6 +231,7 @@ class TableService:
 
     def leave(self, room: Room, conn: Connection) -> None:
         conn.end()
+        self.rooms.let_go(conn)
         if conn in room.conns:
             room.conns.remove(conn)
             room.visited = time.monotonic()

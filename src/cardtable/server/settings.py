@@ -62,6 +62,10 @@ class Settings:
     keep_alive_timeout: int = 5
     # ...and the HTTP connections one client address holds at once (WebSockets not counted)
     connections_per_address: int = 64
+    # WebSocket connections (docs/server.md: Limits): spectators at one table, and every
+    # connection (seats' too) of one client address over all tables
+    spectators_per_table: int = 200
+    sockets_per_address: int = 20
 
     def __post_init__(self) -> None:
         if not 0 <= self.catch_up_limit <= self.max_queue // 2:

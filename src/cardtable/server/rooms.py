@@ -109,6 +109,10 @@ class Room:
     mutes: dict[int, set[int]] = field(default_factory=dict)
     #: per seat, its chat rate bucket (kept over reconnects)
     chat_buckets: dict[int, Bucket] = field(default_factory=dict)
+    #: per seat, the spectators (their ids) whose lines it does not receive (not stored)
+    spectator_mutes: dict[int, set[str]] = field(default_factory=dict)
+    #: the spectators' channel's rate bucket (docs/server.md: Chat)
+    spectators_bucket: Bucket | None = None
     #: the table's clock (None: no clock)
     clock: Clock | None = None
     #: the seat whose time ran out at this version: the bot plays its move
@@ -159,10 +163,12 @@ class Room:
 
     def may_read(self, conn: Connection, line: ChatLine) -> bool:
         """Who reads what: the seats' lines go to the seats only, the spectators' lines to
-        everyone; a seat's lines not to the seats that muted it."""
-        if line.channel == "seats" and conn.seat is None:
-            return False
-        return conn.seat is None or line.seat is None or line.seat not in self.mutes.get(
+        everyone; a seat's or a spectator's lines not to the seats that muted it."""
+        if conn.seat is None:
+            return line.channel == "spectators"
+        if line.seat is not None:
+            return line.seat not in self.mutes.get(conn.seat, ())
+        return line.spectator is None or line.spectator not in self.spectator_mutes.get(
             conn.seat, ())
 
     def chat_history(self, conn: Connection, limit: int) -> list[ChatLine]:
@@ -604,6 +610,7 @@ class Rooms:
                 await asyncio.shield(self.db.run(
                     lambda conn: self.store.forget_mutes(conn, room.id, seat)))
             room.chat_buckets.pop(seat, None)
+            room.spectator_mutes.pop(seat, None)
             gone = ErrorMessage(code="auth/bad-token", message="you left this seat")
             for conn in [c for c in room.conns if c.seat == seat]:
                 conn.push(gone)

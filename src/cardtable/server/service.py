@@ -223,6 +223,8 @@ class TableService:
                               chat=room.chat_history(conn, self.settings.chat_history))
             if conn.seat is not None:
                 welcome.muted = sorted(room.mutes.get(conn.seat, ()))
+                if room.spectator_mutes.get(conn.seat):
+                    welcome.muted_spectators = sorted(room.spectator_mutes[conn.seat])
             self.pipeline.catch_up(room, conn, welcome, since)
             room.presence()
         if conn.seat is not None:

@@ -545,7 +545,8 @@ def main() -> None:
                 server = subprocess.Popen(
                     [sys.executable, "-m", "cardtable", "serve", "--db", url, "--port",
                      str(port), "--no-access-log", "--ws-rate", "10000", "--http-rate",
-                     "10000", "--chat-rate", "10000", "--bot-workers",
+                     "10000", "--chat-rate", "10000", "--sockets-per-address", "100000",
+                     "--connections-per-address", "100000", "--bot-workers",
                      str(args.bot_workers), *owner],
                     stdout=subprocess.DEVNULL, stderr=log, env=env)
                 servers.append(server)

@@ -217,7 +217,7 @@ def test_the_caps_are_options_of_serve() -> None:
     for option, default in [("--max-bot-seconds SECONDS", "2.0"),
                             ("--max-bot-iterations", "5000"),
                             ("--bot-jobs-per-address", "1"),
-                            ("--bot-tables-per-address", "2")]:
+                            ("--bot-tables-per-address", "4")]:
         assert option in text and f"default: {default}" in text.split(option, 1)[1][:300]
     raised = Settings(db_url="", max_bot_seconds=10, max_bot_iterations=20_000)
     assert check_bot("ismcts", {"seconds": 10}, raised) == ("ismcts", {"seconds": 10})
@@ -249,7 +249,8 @@ def test_the_seat_s_sockets_share_one_hint(pool_server: Server) -> None:
 
 @pytest.fixture
 def adjourning(sqlite_url: str, tmp_path: Path) -> Iterator[Server]:
-    running = Server(sqlite_url, tmp_path, "--adjourn-after", "2").start()
+    running = Server(sqlite_url, tmp_path, "--adjourn-after", "2",
+                     "--bot-tables-per-address", "2").start()
     try:
         yield running
     finally:

@@ -5,6 +5,7 @@ HTML and Khmer."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def test_who_reads_what_over_a_reconnect_and_a_restart(server: Server) -> None:
             assert [m["n"] for m in got] == [4]
         assert got[-1] == {"type": "chat", "n": 4, "channel": "spectators", "seat": None,
                            "name": "", "text": "from the rail", "preset": None,
-                           "at": got[-1]["at"]}
+                           "at": got[-1]["at"], "spectator": got[-1]["spectator"]}
 
     # Sokha mutes Dara: Dara's lines no longer reach any of Sokha's connections
     b.send({"type": "mute", "seat": 0})
@@ -194,3 +195,55 @@ def test_limits_and_refusals(sqlite_url: str, tmp_path: Path) -> None:
             client.close()
     finally:
         server.stop()
+
+
+def test_spectators_of_one_address_share_a_rate(server: Server) -> None:
+    """20 spectator sockets of one address, 6 lines each at once: the address's burst (5)
+    reaches the players, not 20 x 5 (issue 35, finding 7)."""
+    table_id, (a_token, _) = table_of_two(server)
+    a = Client(server, table_id, a_token)
+    welcome(a)
+    crowd = [Client(server, table_id) for _ in range(16)]
+    for client in crowd:
+        welcome(client)
+    for client in crowd:
+        for k in range(6):
+            client.send({"type": "chat", "text": f"line {k}"})
+    time.sleep(2)
+    a.send({"type": "ping"})
+    a.until("pong")
+    got = [m for m in a.messages if m["type"] == "chat"]
+    # the burst of 5, and what one line each 2 s gave back meanwhile
+    assert 5 <= len(got) <= 7, len(got)
+    for client in crowd:
+        client.close()
+
+
+def test_a_player_mutes_a_spectator(server: Server) -> None:
+    table_id, (a_token, b_token) = table_of_two(server)
+    a, b = Client(server, table_id, a_token), Client(server, table_id, b_token)
+    loud, quiet = Client(server, table_id), Client(server, table_id)
+    for client in (a, b, loud, quiet):
+        welcome(client)
+    loud.send({"type": "chat", "text": "boo"})                          # 1
+    line = chats(a, 1)[-1]
+    spectator = line["spectator"]
+    assert isinstance(spectator, str) and spectator
+    a.send({"type": "mute", "spectator": spectator})
+    assert a.until("muted")["spectators"] == [spectator]
+    loud.send({"type": "chat", "text": "boo again"})                    # 2: not to a
+    assert chats(b, 2)[-1]["text"] == "boo again"
+    # the same address is the same spectator (a reconnect does not escape the mute)
+    assert chats(quiet, 2)[-1]["spectator"] == spectator
+    b.send({"type": "chat", "text": "seats"})                           # 3
+    assert [m["n"] for m in chats(a, 3)] == [3]
+    hello = welcome(Client(server, table_id, a_token))
+    assert [m["n"] for m in hello["chat"]] == [3]
+    assert hello["muted_spectators"] == [spectator]
+    assert refused(loud, {"type": "mute", "spectator": spectator}) == "auth/bad-token"
+    assert refused(a, {"type": "mute"}) == "chat/bad"
+    assert refused(a, {"type": "mute", "seat": 1, "spectator": spectator}) == "chat/bad"
+    a.send({"type": "mute", "spectator": spectator, "muted": False})
+    assert a.until("muted")["spectators"] == []
+    loud.send({"type": "chat", "text": "hello"})                        # 4: to a again
+    assert [m["n"] for m in chats(a, 4)] == [4]

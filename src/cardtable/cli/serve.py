@@ -30,10 +30,10 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--bot-jobs-per-address", default=1, show_default=True,
               type=click.IntRange(1, 64), help="bot searches and hints running at once for "
               "one client address (keep it under --bot-workers)")
-@click.option("--bot-tables-per-address", default=2, show_default=True,
+@click.option("--bot-tables-per-address", default=4, show_default=True,
               type=click.IntRange(0, 10_000), help="tables of bots alone playing at once "
               "for one client address")
-@click.option("--tables-per-address", default=20, show_default=True,
+@click.option("--tables-per-address", default=100, show_default=True,
               type=click.IntRange(1, 100_000), help="tables waiting or playing at once for "
               "one client address (its tables of bots alone included)")
 @click.option("--rematch-hold", default=60.0, show_default=True, metavar="SECONDS",
@@ -51,6 +51,24 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--catch-up-limit", default=1000, show_default=True, type=click.IntRange(0, 1000),
               help="missed moves a connection is sent as events; past this it gets the "
               "table as it is now instead (0: always)")
+@click.option("--header-timeout", default=10.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(0.1, 3600), help="close a connection whose request "
+              "head (line and headers) is not in within this long")
+@click.option("--body-timeout", default=10.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(0.1, 3600), help="answer 408 to a request body whose "
+              "next piece takes longer than this")
+@click.option("--keep-alive-timeout", default=5, show_default=True, metavar="SECONDS",
+              type=click.IntRange(1, 3600), help="close an idle keep-alive connection "
+              "after this long")
+@click.option("--connections-per-address", default=128, show_default=True,
+              type=click.IntRange(1, 100_000), help="HTTP connections one client address "
+              "may hold at once (WebSockets have their own limits)")
+@click.option("--spectators-per-table", default=200, show_default=True,
+              type=click.IntRange(0, 100_000), help="spectators' WebSocket connections "
+              "one table takes")
+@click.option("--sockets-per-address", default=64, show_default=True,
+              type=click.IntRange(1, 100_000), help="WebSocket connections one client "
+              "address may hold at once, over every table")
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
@@ -69,9 +87,10 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 def serve(db_url: str | None, host: str, port: int, bot_workers: int,
           max_bot_seconds: float, max_bot_iterations: int, bot_jobs_per_address: int,
           bot_tables_per_address: int, tables_per_address: int, rematch_hold: float,
-          ws_rate: float,
-          http_rate: float, chat_rate: float,
-          clock_timeouts: int, catch_up_limit: int,
+          ws_rate: float, http_rate: float, chat_rate: float,
+          clock_timeouts: int, catch_up_limit: int, header_timeout: float,
+          body_timeout: float, keep_alive_timeout: int, connections_per_address: int,
+          spectators_per_table: int, sockets_per_address: int,
           no_access_log: bool, owner: str | None,
           close_waiting_after: float, adjourn_after: float,
           trusted_proxies: tuple[str, ...], open_browser: bool) -> None:
@@ -100,7 +119,11 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
                         catch_up_limit=catch_up_limit,
                         close_waiting_after=close_waiting_after or None,
                         adjourn_after=adjourn_after or None,
-                        trusted_proxies=trusted_proxies)
+                        trusted_proxies=trusted_proxies, header_timeout=header_timeout,
+                        body_timeout=body_timeout, keep_alive_timeout=keep_alive_timeout,
+                        connections_per_address=connections_per_address,
+                        spectators_per_table=spectators_per_table,
+                        sockets_per_address=sockets_per_address)
     click.echo(f"cardtable server on http://{host}:{port}/ with {safe_url(url)}", err=True)
     if open_browser:
         if port == 0:

@@ -68,6 +68,7 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
     import uvicorn
 
     from cardtable.server.app import create_app
+    from cardtable.server.guards import guarded_protocol
 
     app = create_app(settings)
     steady_gc()
@@ -79,4 +80,6 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
                 forwarded_allow_ips=proxies or None,
                 # views are small; compressing each costs more CPU than it saves on a LAN
                 ws_per_message_deflate=False,
-                timeout_graceful_shutdown=3, timeout_keep_alive=30)
+                timeout_graceful_shutdown=3, timeout_keep_alive=settings.keep_alive_timeout,
+                http=guarded_protocol(settings.header_timeout,
+                                      settings.connections_per_address))

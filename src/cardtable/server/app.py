@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import cardtable
 from cardtable import web
 from cardtable.server import http_routes, limits, players, ws_routes
+from cardtable.server.guards import BodyTimeout
 from cardtable.server.headers import SecurityHeaders
 from cardtable.server.limits import RateLimits
 from cardtable.server.messages import error_body
@@ -90,6 +91,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ws_routes.router(service))
     add_page(app, service)
     app.add_middleware(RateLimits, settings=settings)
+    app.add_middleware(BodyTimeout, timeout=settings.body_timeout)
     app.add_middleware(SecurityHeaders)     # the outermost: on limit/rate's answers too
     return app
 

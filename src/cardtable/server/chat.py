@@ -5,18 +5,24 @@ the spectators' channel, which everyone reads (the page lets a player hide it). 
 free text or a preset (an id the page translates), cleaned as names are, at most
 ``CHAT_MAX`` characters, at ``chat_rate`` lines a second per seat. It is stored with the
 table before anyone receives it; a new connection's welcome carries the last lines it may
-read. A seat may mute another seat for itself: the server stops sending it that seat's
-lines (and leaves them out of its welcome). Nothing here is logged but counts.
+read. A seat may mute another seat, or a spectator (by the id its lines carry), for
+itself: the server stops sending it those lines (and leaves them out of its welcome).
+Spectators' lines are limited per client address and per table, not per connection: a
+hundred sockets say no more than one. Nothing here is logged but counts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
+import secrets
 
 from cardtable.local import now
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
-from cardtable.server.limits import Bucket
+from cardtable.server.limits import Bucket, Buckets
 from cardtable.server.messages import (
     CHAT_MAX,
     CHAT_PRESETS,
@@ -31,6 +37,9 @@ from cardtable.server.rooms import Room
 from cardtable.server.settings import Settings
 from cardtable.store import ChatRow, Store
 
+#: the spectators' channel of a table takes this many times ``--chat-rate`` lines
+SPECTATORS_RATE = 4
+
 
 class Chat:
     """Says and mutes at the rooms of this process."""
@@ -40,19 +49,31 @@ class Chat:
         self.store = store
         self.db = db
         self.lines = 0
+        #: the spectators' lines per client address, over every table
+        self.addresses = Buckets(settings.chat_rate, settings.chat_burst)
+        #: what a spectator's id is made from, with the table and the address: the id
+        #: tells neither, and differs from one table (and server run) to the next
+        self.secret = secrets.token_bytes(16)
 
-    def bucket(self, room: Room, conn: Connection) -> Bucket:
-        """A seat's bucket is the room's (a reconnect does not refill it); a spectator's
-        is its connection's."""
+    def spectator_id(self, room: Room, conn: Connection) -> str:
+        digest = hmac.new(self.secret, f"{room.id} {conn.address}".encode(),
+                          hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:8]).decode().rstrip("=")
+
+    def may_say(self, room: Room, conn: Connection) -> bool:
+        """A seat's lines take from its bucket (the room's: a reconnect does not refill
+        it); a spectator's from its address's and from the table's spectators' channel's
+        (``SPECTATORS_RATE`` times the rate, twice the burst)."""
         if conn.seat is None:
-            if conn.chat_bucket is None:
-                conn.chat_bucket = Bucket(self.settings.chat_rate, self.settings.chat_burst)
-            return conn.chat_bucket
+            if room.spectators_bucket is None:
+                room.spectators_bucket = Bucket(self.settings.chat_rate * SPECTATORS_RATE,
+                                                self.settings.chat_burst * 2)
+            return self.addresses.take(conn.address) and room.spectators_bucket.take()
         bucket = room.chat_buckets.get(conn.seat)
         if bucket is None:
             bucket = room.chat_buckets[conn.seat] = Bucket(self.settings.chat_rate,
                                                            self.settings.chat_burst)
-        return bucket
+        return bucket.take()
 
     async def say(self, room: Room, conn: Connection, message: ChatMessage) -> None:
         if not room.chat_on:
@@ -69,13 +90,15 @@ class Chat:
             if len(text) > CHAT_MAX:
                 raise Refusal("chat/too-long", f"a chat line has at most {CHAT_MAX} "
                                                f"characters; this one has {len(text)}")
-        if not self.bucket(room, conn).take():
+        if not self.may_say(room, conn):
             raise Refusal("chat/rate", "too many chat lines; wait a moment")
         seat = conn.seat
         room.chat_count += 1
         line = ChatLine(n=room.chat_count, channel="spectators" if seat is None else "seats",
                         seat=seat, name="" if seat is None else room.table.seats[seat].name,
                         text=text, preset=preset, at=now())
+        if seat is None:
+            line.spectator = self.spectator_id(room, conn)
         row = ChatRow(line.n, line.channel, line.seat, line.name, line.words, line.preset,
                       line.at)
         # stored before anyone reads it; shielded, so a client going away cannot undo it
@@ -93,18 +116,28 @@ class Chat:
             raise Refusal("auth/bad-token", "spectators cannot mute; hide the spectators' "
                                             "chat on the page instead")
         other = message.seat
-        if not 0 <= other < len(room.table.seats) or other == seat:
+        if (other is None) == (message.spectator is None):
+            raise Refusal("chat/bad", "a mute names a 'seat' or a 'spectator' (the id of "
+                                      "a spectator's chat line), one of the two")
+        if other is None:
+            quiet = room.spectator_mutes.setdefault(seat, set())
+            if message.muted:
+                quiet.add(message.spectator or "")
+            else:
+                quiet.discard(message.spectator or "")
+        elif not 0 <= other < len(room.table.seats) or other == seat:
             raise Refusal("chat/bad", f"'seat' is another seat of this table, 0 to "
                                       f"{len(room.table.seats) - 1}")
         muted = room.mutes.setdefault(seat, set())
-        if (other in muted) != message.muted:
+        if other is not None and (other in muted) != message.muted:
             await asyncio.shield(self.db.run(
                 lambda c: self.store.set_mute(c, room.id, seat, other, message.muted)))
             if message.muted:
                 muted.add(other)
             else:
                 muted.discard(other)
-        answer = Muted(seats=sorted(muted)).text()
+        answer = Muted(seats=sorted(muted),
+                       spectators=sorted(room.spectator_mutes.get(seat, ()))).text()
         for mine in room.conns:
             if mine.seat == seat:
                 mine.push(answer)

@@ -28,10 +28,10 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.bucket = Bucket(settings.ws_rate, settings.ws_burst)
         self.max_queue = settings.max_queue
-        #: a spectator's chat bucket (a seat's is its room's)
-        self.chat_bucket: Bucket | None = None
         self.closed = False
         self.close_code = 1000
+        #: counted in its address's connections (``Rooms.admit``)
+        self.counted = False
         self.task = asyncio.get_running_loop().create_task(self._sender())
 
     def push(self, message: Out | str) -> None:

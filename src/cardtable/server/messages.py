@@ -239,10 +239,12 @@ class ChatMessage(In):
 
 
 class MuteMessage(In):
-    """A seat mutes (or unmutes) another seat's chat lines, for itself."""
+    """A seat mutes (or unmutes), for itself, another seat's chat lines or a spectator's
+    (its id, a line's ``spectator``): one of ``seat`` and ``spectator``."""
 
     type: Literal["mute"]
-    seat: StrictInt
+    seat: StrictInt | None = None
+    spectator: Annotated[StrictStr, StringConstraints(max_length=64)] | None = None
     muted: bool = True
 
     example: ClassVar[str] = '{"type": "mute", "seat": 1, "muted": true}'
@@ -471,13 +473,18 @@ class ChatLine(Out):
     preset: str | None
     #: when it was said (UTC, ISO 8601)
     at: str
+    #: a spectator's line: the spectator's id at this table (what a seat mutes; one per
+    #: client address, the same over reconnects); absent on a seat's line
+    spectator: str | None = None
 
 
 class Muted(Out):
-    """The seats whose chat lines this seat does not receive (its answer to ``mute``)."""
+    """The seats and spectators whose chat lines this seat does not receive (its answer
+    to ``mute``)."""
 
     type: Literal["muted"] = "muted"
     seats: list[int]
+    spectators: list[str] | None = None
 
 
 class Welcome(Out):
@@ -492,6 +499,8 @@ class Welcome(Out):
     table: TableSummary
     chat: list[ChatLine] | None = None
     muted: list[int] | None = None
+    #: the spectators its seat muted (a seat's connection only, when there are some)
+    muted_spectators: list[str] | None = None
     #: the missed moves not sent as events (versions ``since`` + 1 to ``version``): the
     #: view is the seat's view now, a snapshot in their place
     skipped: int | None = None
@@ -529,11 +538,14 @@ def event_text(event: dict[str, Any], view: dict[str, Any] | None = None) -> str
 
 
 class Presence(Out):
-    """Who is connected (bots count as connected) and where a bot plays for a person."""
+    """Who is connected (bots count as connected), where a bot plays for a person, and
+    how many spectators watch."""
 
     type: Literal["presence"] = "presence"
     connected: list[bool]
     bot_playing: list[bool]
+    #: the spectators' connections open at the table
+    spectators: int | None = None
 
 
 class HintFound(Out):

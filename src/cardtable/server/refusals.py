@@ -27,6 +27,7 @@ CODES: dict[str, int] = {
     "limit/tables": 503,
     "limit/bot-tables": 429,    # tables of bots alone playing for one address
     "limit/tables-per-address": 429,    # tables waiting or playing for one address
+    "limit/connections": 429,   # WebSockets past a table's or an address's cap (close 4429)
     "record/no-format": 404,
     "player/bad-key": 401,
     "player/not-found": 404,
@@ -40,6 +41,7 @@ CODES: dict[str, int] = {
     "http/not-found": 404,
     "http/method": 405,
     "http/content-type": 415,   # a JSON route's body sent as a form, text/plain or untyped
+    "http/timeout": 408,        # a request's body that stopped coming (--body-timeout)
     "server/error": 500,
     "server/unavailable": 503,  # the database cannot store anything just now
 }

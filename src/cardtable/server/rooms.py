@@ -13,7 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +49,10 @@ log = logging.getLogger("cardtable.server")
 
 # finished tables kept in memory for their records and late connections
 KEEP_FINISHED = 256
+#: seconds within which the presences that change only the spectators' count are sent as
+#: one (docs/server.md: Limits): a crowd coming or going costs a few broadcasts a second,
+#: not one per connection
+PRESENCE_DELAY = 0.25
 #: the largest value this server takes for a whole-number option whose game declares no
 #: maximum (Draw Bridge's target, Sequence's max_turns): a target of 10**100 is refused
 MAX_OPTION = 10_000
@@ -108,6 +112,10 @@ class Room:
     mutes: dict[int, set[int]] = field(default_factory=dict)
     #: per seat, its chat rate bucket (kept over reconnects)
     chat_buckets: dict[int, Bucket] = field(default_factory=dict)
+    #: per seat, the spectators (their ids) whose lines it does not receive (not stored)
+    spectator_mutes: dict[int, set[str]] = field(default_factory=dict)
+    #: the spectators' channel's rate bucket (docs/server.md: Chat)
+    spectators_bucket: Bucket | None = None
     #: the table's clock (None: no clock)
     clock: Clock | None = None
     #: the seat whose time ran out at this version: the bot plays its move
@@ -127,6 +135,10 @@ class Room:
     held: dict[int, tuple[str | None, float]] = field(default_factory=dict)
     #: per seat, the hint on its way: the version it is for, and its answer to come
     hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
+    #: the seats' part of the last presence sent (connected, bot_playing)
+    presence_sent: tuple[list[bool], list[bool]] | None = None
+    #: the coalesced presence to come (``PRESENCE_DELAY``)
+    presence_timer: asyncio.TimerHandle | None = None
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -160,10 +172,12 @@ class Room:
 
     def may_read(self, conn: Connection, line: ChatLine) -> bool:
         """Who reads what: the seats' lines go to the seats only, the spectators' lines to
-        everyone; a seat's lines not to the seats that muted it."""
-        if line.channel == "seats" and conn.seat is None:
-            return False
-        return conn.seat is None or line.seat is None or line.seat not in self.mutes.get(
+        everyone; a seat's or a spectator's lines not to the seats that muted it."""
+        if conn.seat is None:
+            return line.channel == "spectators"
+        if line.seat is not None:
+            return line.seat not in self.mutes.get(conn.seat, ())
+        return line.spectator is None or line.spectator not in self.spectator_mutes.get(
             conn.seat, ())
 
     def chat_history(self, conn: Connection, limit: int) -> list[ChatLine]:
@@ -249,10 +263,29 @@ class Room:
         else:
             self.clock.run(seat)
 
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat is None and not c.closed)
+
     def presence(self) -> None:
-        self.tell(Presence(connected=self.connected(),
-                           bot_playing=[self.taken_over(n)
-                                        for n in range(len(self.table.seats))]))
+        """Tell everyone who is here: at once when a seat's presence changed; otherwise
+        (a spectator came or went) within ``PRESENCE_DELAY``, once for all such changes."""
+        seats = (self.connected(), [self.taken_over(n) for n in range(len(self.table.seats))])
+        if seats != self.presence_sent:
+            self.send_presence(seats)
+        elif self.presence_timer is None:
+            self.presence_timer = asyncio.get_running_loop().call_later(
+                PRESENCE_DELAY, self.send_presence)
+
+    def send_presence(self, seats: tuple[list[bool], list[bool]] | None = None) -> None:
+        if self.presence_timer is not None:
+            self.presence_timer.cancel()
+            self.presence_timer = None
+        if seats is None:
+            seats = (self.connected(),
+                     [self.taken_over(n) for n in range(len(self.table.seats))])
+        self.presence_sent = seats
+        self.tell(Presence(connected=seats[0], bot_playing=seats[1],
+                           spectators=self.spectators()))
 
     def summary(self, lobby: bool = False) -> TableSummary:
         """The table's summary; in the ``lobby``, an unfinished table's seat taken with a
@@ -384,6 +417,31 @@ class Rooms:
         self.finished: OrderedDict[str, Room] = OrderedDict()
         #: the ratings shown next to names (set by the service: cardtable.server.players)
         self.rate: Callable[[str, str], int | None] | None = None
+        #: per client address, its WebSocket connections open (docs/server.md: Limits)
+        self.sockets: Counter[str] = Counter()
+
+    def admit(self, room: Room, conn: Connection) -> None:
+        """Count a new connection in, or limit/connections: a spectator past
+        ``spectators_per_table`` at the room, any connection past ``sockets_per_address``
+        for its address (checked and counted with nothing awaited in between)."""
+        per_address = self.settings.sockets_per_address
+        if self.sockets[conn.address] >= per_address:
+            raise Refusal("limit/connections", f"{per_address} connections are open from "
+                                               "your address already; close one first")
+        per_table = self.settings.spectators_per_table
+        if conn.seat is None and room.spectators() >= per_table:
+            raise Refusal("limit/connections", f"{per_table} spectators watch this table "
+                                               "already; try again later")
+        self.sockets[conn.address] += 1
+        conn.counted = True
+
+    def let_go(self, conn: Connection) -> None:
+        """A connection counted by :meth:`admit` closed."""
+        if conn.counted:
+            conn.counted = False
+            self.sockets[conn.address] -= 1
+            if self.sockets[conn.address] <= 0:
+                del self.sockets[conn.address]
 
     async def load(self) -> None:
         """Replay every unfinished table this process owns."""
@@ -592,6 +650,7 @@ class Rooms:
                 await asyncio.shield(self.db.run(
                     lambda conn: self.store.forget_mutes(conn, room.id, seat)))
             room.chat_buckets.pop(seat, None)
+            room.spectator_mutes.pop(seat, None)
             gone = ErrorMessage(code="auth/bad-token", message="you left this seat")
             for conn in [c for c in room.conns if c.seat == seat]:
                 conn.push(gone)

@@ -204,6 +204,7 @@ class TableService:
         async with room.lock:
             try:
                 self.rooms.check_current(room)
+                self.rooms.admit(room, conn)
             except Refusal as refusal:
                 conn.push(error_message(refusal))
                 conn.end(4000 + refusal.status)
@@ -226,6 +227,8 @@ class TableService:
                               chat=room.chat_history(conn, self.settings.chat_history))
             if conn.seat is not None:
                 welcome.muted = sorted(room.mutes.get(conn.seat, ()))
+                if room.spectator_mutes.get(conn.seat):
+                    welcome.muted_spectators = sorted(room.spectator_mutes[conn.seat])
             self.pipeline.catch_up(room, conn, welcome, since)
             room.presence()
         if conn.seat is not None:
@@ -234,6 +237,7 @@ class TableService:
 
     def leave(self, room: Room, conn: Connection) -> None:
         conn.end()
+        self.rooms.let_go(conn)
         if conn in room.conns:
             room.conns.remove(conn)
             room.visited = time.monotonic()

@@ -49,9 +49,9 @@ class Settings:
     # ...searches (bot moves, hints) running at once for one client address...
     bot_jobs_per_address: int = 1
     # ...and tables of bots alone playing at once for one client address
-    bot_tables_per_address: int = 2
+    bot_tables_per_address: int = 4
     # unfinished tables (waiting or playing) at once for one client address
-    tables_per_address: int = 20
+    tables_per_address: int = 100
     # seconds a rematch table's seats are held for the finished table's players
     rematch_hold: float = 60.0
     # this process's name when several share one database: it creates, reloads and plays
@@ -67,6 +67,17 @@ class Settings:
     # the reverse proxies (addresses or networks) whose X-Forwarded-For and -Proto are
     # believed; a request from anywhere else is its own address (none: every request's)
     trusted_proxies: tuple[str, ...] = ()
+    # slow clients (docs/server.md: Limits): seconds for a request's head to arrive, for
+    # each piece of its body, and an idle keep-alive connection is kept...
+    header_timeout: float = 10.0
+    body_timeout: float = 10.0
+    keep_alive_timeout: int = 5
+    # ...and the HTTP connections one client address holds at once (WebSockets not counted)
+    connections_per_address: int = 128
+    # WebSocket connections (docs/server.md: Limits): spectators at one table, and every
+    # connection (seats' too) of one client address over all tables
+    spectators_per_table: int = 200
+    sockets_per_address: int = 64
 
     def __post_init__(self) -> None:
         if not 0 <= self.catch_up_limit <= self.max_queue // 2:

@@ -91,9 +91,12 @@ def router(service: TableService) -> APIRouter:
 
         conn = Connection(websocket.send_text, lambda code: websocket.close(code), seat,
                           settings, client_address(websocket.scope))
-        await service.join(room, conn, since)
         strikes = 0
         try:
+            await service.join(room, conn, since)
+            if conn.closed:     # refused (limit/connections, table/closed): its error, 44xx
+                await conn.task
+                return
             while not conn.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":

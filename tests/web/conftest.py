@@ -70,7 +70,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db",
-         f"sqlite:///{db}", "--bot-workers", "1", "--no-access-log"],
+         f"sqlite:///{db}", "--bot-workers", "1", "--no-access-log",
+         # one server for a worker's whole session, every table from 127.0.0.1: the
+         # per-address caps (docs/server.md: Limits) are a test of their own
+         "--tables-per-address", "100000", "--bot-tables-per-address", "1000",
+         "--sockets-per-address", "10000", "--connections-per-address", "10000"],
         stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

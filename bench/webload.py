@@ -7,6 +7,9 @@ and banner, are drawn; beside them the same browser's time to a small JSON answe
 same server, as the run's baseline.
 
     python bench/webload.py http://127.0.0.1:8765 --loads 5
+
+(The page's Content-Security-Policy forbids eval: every predicate waited for is a
+function, ``"() => ..."``, never a bare expression.)
 """
 
 from __future__ import annotations
@@ -68,12 +71,12 @@ def main() -> None:
                         f"localStorage.setItem('cardtable:seat:{table['id']}', {json.dumps(held)})")
                     page.goto(f"{url}/t/{table['id']}")
                     page.wait_for_function(
-                        "document.querySelectorAll('#hand button.card').length > 0"
+                        "() => document.querySelectorAll('#hand button.card').length > 0"
                         " && document.querySelector('#turn').textContent.length > 0")
                 else:
                     page.goto(url + "/")
                     page.wait_for_selector("#create-table")
-                    page.wait_for_function("[...document.querySelectorAll('.game-card img')]"
+                    page.wait_for_function("() => [...document.querySelectorAll('.game-card img')]"
                                            ".every((i) => i.complete)")
                 times.append(float(page.evaluate("performance.now()")))
                 page.wait_for_timeout(300)

@@ -1,61 +1,50 @@
-"""``http_routes.Kept``: a finished table's replay or review is worked out once, however many
-ask at once, and kept within its byte budget; a failure is not kept."""
+"""The finished tables' replays and reviews kept (``http_routes.Kept``): a request that
+waits too long gives up, the work goes on, and the next request gets its answer."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Awaitable, Callable
 
 import pytest
 
 from cardtable.server.http_routes import Kept
 
 
-def test_an_answer_is_worked_out_once_for_everyone_who_asks() -> None:
-    calls: list[str] = []
-    release = threading.Event()
+def test_an_answer_given_up_on_is_kept_for_the_next_request() -> None:
+    async def scenario() -> None:
+        kept = Kept(budget=1000)
+        runs = []
 
-    def work(key: str) -> bytes:
-        calls.append(key)
-        release.wait(10)
-        return key.encode() * 10
+        async def work() -> bytes:
+            runs.append(1)
+            await asyncio.sleep(0.2)
+            return b"review"
 
-    def working(key: str) -> Callable[[], Awaitable[bytes]]:
-        return lambda: asyncio.to_thread(work, key)
+        with pytest.raises(TimeoutError):
+            await kept.get("t", work, 0.01)
+        assert await kept.get("t", work, 5) == b"review"
+        assert await kept.get("t", work, 0) == b"review"
+        assert runs == [1]
 
-    async def run() -> None:
-        kept = Kept(budget=25)
-        asking = [asyncio.ensure_future(kept.get("a", working("a"))) for _ in range(6)]
-        await asyncio.sleep(0.05)
-        asking[0].cancel()            # one client leaves: the others still get it
-        release.set()
-        got = await asyncio.gather(*asking[1:])
-        assert got == [b"a" * 10] * 5 and calls == ["a"]
-        assert await kept.get("a", working("a")) == b"a" * 10 and calls == ["a"]
-        # within the budget (25 bytes) two answers are kept, the oldest goes first
-        await kept.get("b", working("b"))
-        await kept.get("a", working("a"))           # "a" is the newest again
-        await kept.get("c", working("c"))           # 30 bytes: "b" goes
-        assert list(kept.answers) == ["a", "c"] and kept.size == 20
-        await kept.get("b", working("b"))
-        assert calls == ["a", "b", "c", "b"]
-
-    asyncio.run(run())
+    asyncio.run(scenario())
 
 
-def test_a_failure_is_not_kept() -> None:
-    tries: list[int] = []
+def test_a_failure_is_not_kept_and_the_oldest_answers_go_past_the_budget() -> None:
+    async def scenario() -> None:
+        kept = Kept(budget=10)
 
-    async def fail() -> bytes:
-        tries.append(1)
-        raise ValueError("too long")
+        async def fails() -> bytes:
+            raise ValueError("no")
 
-    async def run() -> None:
-        kept = Kept(budget=100)
-        for _ in range(2):
-            with pytest.raises(ValueError, match="too long"):
-                await kept.get("x", fail)
-        assert tries == [1, 1] and not kept.answers and kept.size == 0
+        with pytest.raises(ValueError):
+            await kept.get("bad", fails)
+        assert "bad" not in kept.answers
 
-    asyncio.run(run())
+        async def six() -> bytes:
+            return b"123456"
+
+        await kept.get("a", six)
+        await kept.get("b", six)
+        assert list(kept.answers) == ["b"] and kept.size == 6
+
+    asyncio.run(scenario())

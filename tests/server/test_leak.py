@@ -7,6 +7,7 @@ spectator (live or in a welcome), and no message, HTTP answer or log line holds 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -26,8 +27,14 @@ RAIL_LINE = "from the rail"
 
 
 def check_chat(line: dict[str, Any], seat: int | None) -> None:
-    """A chat line has only its keys, and a spectator reads only the spectators'."""
-    assert set(line) == CHAT_KEYS, line
+    """A chat line has only its keys (a spectator's line also its sender's opaque id, what
+    a seat mutes: a short token that names no address), and a spectator reads only the
+    spectators'."""
+    if line["channel"] == "spectators":
+        assert re.fullmatch(r"[A-Za-z0-9_-]{11}", line["spectator"]), line
+        assert set(line) == CHAT_KEYS | {"spectator"}, line
+    else:
+        assert set(line) == CHAT_KEYS, line
     assert line["channel"] in ("seats", "spectators")
     assert (line["seat"] is None) == (line["channel"] == "spectators"), line
     if seat is None:
@@ -67,7 +74,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             clock = message["clock"] if message["type"] == "clock" else message["table"][
                 "clock"]
             assert set(message) <= {"type", "clock", "timed_out"} | (
-                {"seat", "version", "view", "table", "chat", "muted"}
+                {"seat", "version", "view", "table", "chat", "muted", "muted_spectators"}
                 if message["type"] == "welcome" else set())
             assert set(clock) == CLOCK_KEYS, clock
             assert all(v is None or isinstance(v, float | int) for v in clock["left"])

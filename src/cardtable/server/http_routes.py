@@ -63,22 +63,24 @@ def body_schema(model: type[In]) -> dict[str, Any]:
 class Kept:
     """Answers worked out once (by ``work``, in the bot pool) and kept: the newest, up to
     ``budget`` bytes in all (a finished table's replay and review never change). A request
-    for an answer still being worked out waits for that one; one that leaves does not stop
-    it for the others, and a failure is not kept."""
+    for an answer still being worked out waits for that one, ``seconds`` at most
+    (TimeoutError); one that leaves or gives up does not stop it (the next request gets
+    it), and a failure is not kept."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.size = 0
         self.answers: OrderedDict[Hashable, asyncio.Future[bytes]] = OrderedDict()
 
-    async def get(self, key: Hashable, work: Callable[[], Awaitable[bytes]]) -> bytes:
+    async def get(self, key: Hashable, work: Callable[[], Awaitable[bytes]],
+                  seconds: float | None = None) -> bytes:
         answer = self.answers.get(key)
         if answer is None:
             answer = self.answers[key] = asyncio.ensure_future(work())
             answer.add_done_callback(lambda done: self._done(key, done))
         else:
             self.answers.move_to_end(key)
-        return await asyncio.shield(answer)
+        return await asyncio.wait_for(asyncio.shield(answer), seconds)
 
     def _done(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
         if done.cancelled() or done.exception() is not None:
@@ -215,7 +217,8 @@ def router(service: TableService) -> APIRouter:
     async def once_over(table_id: str, what: str) -> Response:
         """A finished table's replay or review (``cardtable.web.replay.answer_bytes``),
         worked out once in the bot pool and kept (``kept``); record/too-long for a game
-        longer than a replay or review takes."""
+        longer than a replay or review takes; server/unavailable past
+        ``Settings.work_seconds`` (the work goes on: asked again, it is there)."""
         from cardtable.web.replay import RecordTooLong, answer_bytes
 
         room = await service.rooms.find(table_id)
@@ -224,8 +227,11 @@ def router(service: TableService) -> APIRouter:
         record = room.table.record()
         try:
             text = await kept.get((room.id, room.table.version, what),
-                                  lambda: service.jobs.offload(f"table:{room.id}", answer_bytes,
-                                                               (what, record), None))
+                                  lambda: service.jobs.submit(f"table:{room.id}", answer_bytes,
+                                                              (what, record), None),
+                                  service.settings.work_seconds)
+        except TimeoutError:
+            raise service.jobs.unavailable() from None
         except RecordTooLong as exc:
             raise Refusal("record/too-long", str(exc)) from None
         return Response(text, media_type="application/json")

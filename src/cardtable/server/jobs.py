@@ -126,21 +126,30 @@ class Jobs:
         await asyncio.gather(*(loop.run_in_executor(self.executor, _warm)
                                for _ in range(self.workers)))
 
-    async def offload(self, key: str, call: Callable[[Any], Any], argument: Any,
-                      address: str | None) -> Any:
+    def submit(self, key: str, call: Callable[[Any], Any], argument: Any,
+               address: str | None) -> asyncio.Future[Any]:
         """``call(argument)``, a replay or a review, as a search in the pool's fair share
         (queued behind ``key``'s other work and counted for ``address``), out of the
-        server's process: its result, or server/unavailable when it is not done within
-        ``Settings.work_seconds`` (waiting for its turn included: the pool is busy).
-        Cancelled before its turn (its client went away), it never runs."""
+        server's process: the future of its result. Cancelled before its turn (its client
+        went away), it never runs."""
         assert self.pool is not None
-        future = self.pool.run(key, call, argument, address=address)
+        return self.pool.run(key, call, argument, address=address)
+
+    def unavailable(self) -> Refusal:
+        """What a client waiting longer than ``Settings.work_seconds`` is told."""
+        return Refusal("server/unavailable", "the server could not work this out within "
+                       f"{self.settings.work_seconds:g} s (it is busy with others from "
+                       "your address, or with long games): try again later")
+
+    async def offload(self, key: str, call: Callable[[Any], Any], argument: Any,
+                      address: str | None) -> Any:
+        """:meth:`submit`'s result, or server/unavailable when it is not done within
+        ``Settings.work_seconds`` (waiting for its turn included: the pool is busy)."""
         try:
-            return await asyncio.wait_for(future, self.settings.work_seconds)
+            return await asyncio.wait_for(self.submit(key, call, argument, address),
+                                          self.settings.work_seconds)
         except TimeoutError:
-            raise Refusal("server/unavailable", "the server could not work this out within "
-                          f"{self.settings.work_seconds:g} s (it is busy with others from "
-                          "your address, or with long games): try again later") from None
+            raise self.unavailable() from None
 
     def stop(self) -> None:
         if self.executor is not None:

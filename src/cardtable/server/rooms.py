@@ -266,13 +266,18 @@ class Room:
     def spectators(self) -> int:
         return sum(1 for c in self.conns if c.seat is None and not c.closed)
 
-    def presence(self) -> None:
+    def presence(self, newcomer: Connection | None = None) -> None:
         """Tell everyone who is here: at once when a seat's presence changed; otherwise
-        (a spectator came or went) within ``PRESENCE_DELAY``, once for all such changes."""
+        (a spectator came or went) within ``PRESENCE_DELAY``, once for all such changes.
+        A ``newcomer`` is told at once either way."""
         seats = (self.connected(), [self.taken_over(n) for n in range(len(self.table.seats))])
         if seats != self.presence_sent:
             self.send_presence(seats)
-        elif self.presence_timer is None:
+            return
+        if newcomer is not None:
+            newcomer.push(Presence(connected=seats[0], bot_playing=seats[1],
+                                   spectators=self.spectators()).text())
+        if self.presence_timer is None:
             self.presence_timer = asyncio.get_running_loop().call_later(
                 PRESENCE_DELAY, self.send_presence)
 

@@ -230,7 +230,7 @@ class TableService:
                 if room.spectator_mutes.get(conn.seat):
                     welcome.muted_spectators = sorted(room.spectator_mutes[conn.seat])
             self.pipeline.catch_up(room, conn, welcome, since)
-            room.presence()
+            room.presence(newcomer=conn)
         if conn.seat is not None:
             await self.back(room, conn.seat)
         self.jobs.kick(room)

@@ -165,11 +165,19 @@ export class ReplayPage {
       h("h2", {}, _("Review against perfect play")), h("p", { class: "muted" }, _("Working out par…")));
     this.main.querySelector(".replay-side").append(this.reviewBox);
     let got;
-    try {
-      got = await fetchReview();
-    } catch (err) {
-      this.reviewBox.replaceChildren(h("p", { class: "error" }, err.message));
-      return;
+    // a busy server (server/unavailable) keeps working the review out: asked again a few
+    // seconds later, it is there
+    for (let tries = 1; ; tries += 1) {
+      try {
+        got = await fetchReview();
+        break;
+      } catch (err) {
+        if (err.code !== "server/unavailable" || tries >= 12) {
+          this.reviewBox.replaceChildren(h("p", { class: "error" }, err.message));
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+      }
     }
     const contract = (c) => (c ? `${c.level}${c.strain}${["", "X", "XX"][c.doubled]}` : _("passed out"));
     this.reviewBox.replaceChildren(h("h2", {}, _("Review against perfect play")),

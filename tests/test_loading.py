@@ -157,6 +157,16 @@ def mutated_save(draw: st.DrawFn) -> dict[str, Any]:
     return data
 
 
+#: every place of each save or record of the pools (they never change), by ``id``
+_DONOR_PATHS: dict[int, list[Path]] = {}
+
+
+def donor_paths(donor: dict[str, Any]) -> list[Path]:
+    if id(donor) not in _DONOR_PATHS:
+        _DONOR_PATHS[id(donor)] = paths(donor)
+    return _DONOR_PATHS[id(donor)]
+
+
 def mutate(draw: st.DrawFn, data: dict[str, Any], pool: list[dict[str, Any]]) -> None:
     """Change one place of ``data``; ``pool`` holds other saves to take well-formed values
     from (the same field of another game: typed right, but contradicting the rest)."""
@@ -166,7 +176,8 @@ def mutate(draw: st.DrawFn, data: dict[str, Any], pool: list[dict[str, Any]]) ->
                   and d.get("options") == data.get("options")]
         if donors:
             donor = draw(st.sampled_from(donors))
-            shared = [p for p in paths(donor) if p in set(everywhere)]
+            here = set(everywhere)
+            shared = [p for p in donor_paths(donor) if p in here]
             path = draw(st.sampled_from(shared))
             put(data, path, copy.deepcopy(get(donor, path)))
             return

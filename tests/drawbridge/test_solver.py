@@ -4,6 +4,7 @@ par against what perfect players must get."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from importlib.util import find_spec
 
 import pytest
@@ -40,7 +41,15 @@ def power(card: int) -> int:
 
 
 def brute(hands: list[list[int]], to_move: int, lead: int | None, trump: int | None) -> int:
-    """Seat 0's tricks from here by plain minimax over every legal card (RULES 1.5)."""
+    """Seat 0's tricks from here by plain minimax over every legal card (RULES 1.5),
+    remembered per position (the same tree, each position's value worked out once)."""
+    return _brute(tuple(sorted(hands[0])), tuple(sorted(hands[1])), to_move, lead, trump)
+
+
+@cache
+def _brute(hand0: tuple[int, ...], hand1: tuple[int, ...], to_move: int, lead: int | None,
+           trump: int | None) -> int:
+    hands = [hand0, hand1]
     hand = hands[to_move]
     if lead is None and not hand:
         return 0
@@ -115,6 +124,7 @@ def test_the_solver_agrees_with_brute_force_on_10000_positions(engine: str) -> N
         position = random_position(rng)
         seen.add((position.strain, position.to_move, position.lead is None))
         check_against_brute_force(position, engine)
+        _brute.cache_clear()    # each position's tree from nothing (and memory stays flat)
     assert len(seen) == 5 * 2 * 2  # every strain, both to play, at a trick's start and mid-trick
 
 

@@ -204,7 +204,7 @@ def bot_game(game_string: str, seed: int) -> tuple[int, list[float]]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_string", [
-    g for g in ("python_cardtable_sequence", "python_cardtable_sequence(players=3)",
+    g for g in ("python_cardtable_sequence", "python_cardtable_sequence(players=3,max_moves=150)",
                 "python_cardtable_drawbridge(max_moves=150)",
                 "python_cardtable_threethirteen(max_moves=150)") if known(g)])
 def test_ismcts_and_mcts_bots_play_whole_games(game_string: str) -> None:

@@ -218,6 +218,8 @@ class ThreeThirteenState(State):
     """A position in a match of Three Thirteen: one round in play, the totals so far."""
 
     game: ThreeThirteenGame
+    #: view.py's cache: (``_last_round``, its RoundResult), made once per round
+    _round_result_of: tuple[dict[str, Any], RoundResult] | None = None
 
     def __init__(self, game: ThreeThirteenGame, rng: random.Random, round_: int, dealer: int,
                  hands: list[list[int]], stock: list[int], discard: list[int],

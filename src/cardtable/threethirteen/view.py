@@ -19,7 +19,6 @@ def observe(state: ThreeThirteenState, seat: int | None) -> ThreeThirteenObserva
     n = state.game.num_players
     if seat is not None:
         check_seat(seat, n)
-    last = state._last_round
     out_melds = state._out_melds
     return ThreeThirteenObservation(
         seat=seat,
@@ -31,22 +30,36 @@ def observe(state: ThreeThirteenState, seat: int | None) -> ThreeThirteenObserva
         current_player=None if state._over else state._current,
         phase="over" if state._over else "draw" if state._drawing else "discard",
         hand=() if seat is None else tuple(sorted(state._hands[seat], key=sort_key)),
-        hand_sizes=tuple(len(h) for h in state._hands),
+        hand_sizes=tuple(map(len, state._hands)),
         stock_size=len(state._stock),
         discard=tuple(reversed(state._discard)),
         reshuffled=state._reshuffled,
-        taken=tuple(tuple(t) for t in state._taken),
+        taken=tuple(map(tuple, state._taken)),
         went_out=state._went_out,
         out_melds=None if out_melds is None else tuple(tuple(m) for m in out_melds),
-        last_round=None if last is None else RoundResult(
-            last["round"], last["went_out"],
-            tuple(ShownHand(tuple(tuple(m) for m in h["melds"]), tuple(h["deadwood"]),
-                            h["penalty"]) for h in last["melds_shown"]),
-            tuple(last["scores"])),
+        last_round=_round_result(state),
         scores=tuple(state._totals),
         round_scores=tuple(state._round_scores),
         winners=tuple(state.winners),
     )
+
+
+def _round_result(state: ThreeThirteenState) -> RoundResult | None:
+    """The last round's summary as an observation's typed value, made once per round: the
+    state replaces ``_last_round`` whole, never in place, so it is the cache's key."""
+    last = state._last_round
+    if last is None:
+        return None
+    cached = state._round_result_of
+    if cached is not None and cached[0] is last:
+        return cached[1]
+    result = RoundResult(
+        last["round"], last["went_out"],
+        tuple(ShownHand(tuple(tuple(m) for m in h["melds"]), tuple(h["deadwood"]),
+                        h["penalty"]) for h in last["melds_shown"]),
+        tuple(last["scores"]))
+    state._round_result_of = (last, result)
+    return result
 
 
 def seat_view(state: ThreeThirteenState, seat: int | None) -> dict[str, Any]:

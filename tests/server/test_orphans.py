@@ -108,7 +108,7 @@ def test_a_killed_server_leaves_no_process_behind(sqlite_url: str, tmp_path: Pat
 
 WORKER_OF_A_DOOMED_PARENT = """
 import concurrent.futures, multiprocessing, os, sys, time
-from cardtable.server.jobs import die_with_parent
+from cardtable.server.worker import die_with_parent
 if __name__ == "__main__":
     pool = concurrent.futures.ProcessPoolExecutor(
         1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,

@@ -18,15 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import ctypes
 import logging
 import multiprocessing
-import multiprocessing.connection
-import os
 import secrets
-import signal
-import sys
-import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -39,60 +33,14 @@ from cardtable.server.pool import FairPool, Stale
 from cardtable.server.refusals import Refusal
 from cardtable.server.rooms import Room, capped_budget
 from cardtable.server.settings import Settings
-from cardtable.table import BotJob, HintJob, run_bot_job, run_hint_job
+from cardtable.server.worker import die_with_parent, hint_in_worker, warm
+from cardtable.table import BotJob, HintJob, run_bot_job
 
 log = logging.getLogger("cardtable.server")
 
 # the bot that plays for a person who has been away longer than the table allows (and
 # for a seat whose clock ran out)
 TAKEOVER_BOT = TIMEOUT_BOT
-
-
-def hint_in_worker(job: HintJob) -> tuple[str, float, str]:
-    """In a worker process: the job's hint as plain data: the move, the chance of winning
-    and what that chance is of ("game", or "match" in Draw Bridge)."""
-    found = run_hint_job(job)
-    return found.action.notation, found.win_probability, found.estimate_of
-
-
-def _warm() -> int:
-    return 0
-
-
-PR_SET_PDEATHSIG = 1   # <linux/prctl.h>
-
-
-def _kernel_kills_orphan() -> bool:
-    """On Linux, ask the kernel for SIGKILL when this process's parent ends; False where
-    that is not available."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None)
-        return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
-
-
-def _exit_when_ready(sentinel: int) -> None:
-    multiprocessing.connection.wait([sentinel])
-    os._exit(1)
-
-
-def die_with_parent(use_kernel: bool = True) -> None:
-    """A worker's initializer: the worker ends when the process that started it does.
-    With ``use_kernel`` (and on Linux) the kernel kills it; otherwise, or where that fails,
-    a daemon thread waits on the parent's sentinel (``parent_process().sentinel``, ready
-    once the parent is gone) and exits the process."""
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-    if use_kernel and _kernel_kills_orphan():
-        if os.getppid() != parent.pid:   # the parent died before the prctl
-            os._exit(1)
-        return
-    threading.Thread(target=_exit_when_ready, args=(parent.sentinel,), daemon=True,
-                     name="die-with-parent").start()
 
 
 class Jobs:
@@ -123,7 +71,7 @@ class Jobs:
         # every worker started now (one job each, all at once): no bot move or hint
         # waits for a process to start
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.executor, _warm)
+        await asyncio.gather(*(loop.run_in_executor(self.executor, warm)
                                for _ in range(self.workers)))
 
     def submit(self, key: str, call: Callable[[Any], Any], argument: Any,

@@ -315,9 +315,14 @@ async def read_log(seat: Seat, tries: int = 3) -> list[dict[str, Any]]:
     for attempt in range(tries):
         try:
             async with connect(url, max_size=2**24) as ws:
-                welcome = json.loads(await ws.recv())
-                return [json.loads(await ws.recv()) for _ in range(welcome["version"])]
-        except ConnectionClosed as exc:
+                welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                events: list[dict[str, Any]] = []
+                while len(events) < welcome["version"]:   # a presence may come between
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if message["type"] == "event":
+                        events.append(message)
+                return events
+        except (ConnectionClosed, TimeoutError) as exc:
             if attempt == tries - 1:
                 sys.exit(f"table {seat.table}'s log could not be read back ({tries} tries): "
                          f"{exc}")

@@ -180,3 +180,13 @@ def test_the_reader_finds_a_cycle_through_lazy_relative_and_named_imports(tmp_pa
     assert cycles(edges) == [["a", "b"]]
     assert cycles({"a": {"b": ""}, "b": {"c": ""}, "c": {}}) == []
     assert "cardtable.bots" in {m for m, _ in imported(PACKAGE / "table.py")}  # lazy
+
+
+def test_every_server_module_holds_one_job_in_at_most_450_lines() -> None:
+    """docs/architecture.md: the server is split by job; a module past 450 lines has
+    gathered a second one."""
+    paths = sorted((SRC / "cardtable" / "server").glob("*.py"))
+    assert len(paths) > 10
+    long = {path.name: n for path in paths
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 450}
+    assert not long, f"split these by job: {long}"

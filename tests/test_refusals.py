@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -193,8 +194,8 @@ def record(where: str, change: Change, message: str) -> Row:
 def too_many_moves() -> records.Record:
     """A finished Sequence game's record with its moves repeated past MAX_ACTIONS."""
     record = records.record_of(play_to(cardtable.new_game("sequence"), 1, -1))
-    record.actions = record.actions * (MAX_ACTIONS // len(record.actions) + 1)
-    return record
+    moves = record.actions * (MAX_ACTIONS // len(record.actions) + 1)
+    return dataclasses.replace(record, log=dataclasses.replace(record.log, moves=moves))
 
 
 def record_file(text: str | None, message: str) -> Row:

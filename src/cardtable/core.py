@@ -223,6 +223,11 @@ class Declaration:
     board: tuple[tuple[str, ...], ...] | None = None
     #: the record formats the game exports besides JSON (``records.export``), e.g. ("pbn",)
     exports: tuple[str, ...] = ()
+    #: how the game plays, in one line (the lobby's; the page translates it)
+    blurb: str = ""
+    #: the game's package has a ``review`` module: a finished game's losses against
+    #: perfect play (``review(positions)``, ``deals(final)``; Draw Bridge's)
+    review: bool = False
 
     def option(self, name: str) -> OptionSpec:
         """The spec of option ``name`` (KeyError if the game has none)."""
@@ -449,9 +454,10 @@ class Game:
 
     def describe(self) -> dict[str, Any]:
         """What a front end needs to draw this game, as JSON-able data: the declaration's
-        facts (name, title, phases, board, export formats), these options, each seat's
-        team and the game's
-        own facts (Three Thirteen: the wild rank of each round)."""
+        facts (name, title, blurb, phases, board, export formats, whether it has a
+        review), these options, each seat's team and the game's own facts (Draw Bridge:
+        the call grid; Sequence: what each jack does; Three Thirteen: the rounds and the
+        wild rank of each)."""
         d = self.declaration
         return {
             "name": d.name,
@@ -463,6 +469,8 @@ class Game:
             "phases": list(d.phases),
             "board": None if d.board is None else [list(row) for row in d.board],
             "exports": list(d.exports),
+            "blurb": d.blurb,
+            "review": d.review,
             **self._facts(),
         }
 

@@ -173,18 +173,36 @@ class GameLog:
 
 @dataclass
 class Record:
-    """One game: its start, its seats and its actions; ``result`` is None while unfinished."""
+    """One game: its log (the game, its start and its moves), its seats, its result (None
+    while unfinished) and when it began."""
 
-    game: str
-    options: dict[str, Any]
-    seed: int | None
-    #: ``State.to_dict()`` of the first position when the game did not start from a seed
-    start: dict[str, Any] | None
+    log: GameLog
     seats: list[Seat]
-    #: (seat, notation) for every action after the start
-    actions: list[tuple[int, str]]
     result: dict[str, Any] | None = None
     created: str = field(default_factory=now)
+
+    @property
+    def game(self) -> str:
+        return self.log.game
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.log.options
+
+    @property
+    def seed(self) -> int | None:
+        return self.log.seed
+
+    @property
+    def start(self) -> dict[str, Any] | None:
+        """``State.to_dict()`` of the first position when the game did not start from a
+        seed."""
+        return self.log.start
+
+    @property
+    def actions(self) -> tuple[tuple[int, str], ...]:
+        """(seat, notation) for every action after the start."""
+        return self.log.moves
 
     @property
     def finished(self) -> bool:
@@ -206,19 +224,11 @@ class Record:
             "saved": now(),
         }
 
-    @property
-    def log(self) -> GameLog:
-        """The game log the record holds."""
-        return GameLog(self.game, dict(self.options), self.seed, self.start,
-                       tuple(self.actions))
-
     @classmethod
     def of_log(cls, log: GameLog, seats: list[Seat], result: dict[str, Any] | None = None,
                created: str | None = None) -> Record:
         """A record of ``log`` with its seats, result and time."""
-        return cls(game=log.game, options=dict(log.options), seed=log.seed, start=log.start,
-                   seats=list(seats), actions=list(log.moves), result=result,
-                   created=created or now())
+        return cls(log, list(seats), result, created or now())
 
     def start_state(self) -> State:
         """The first position: ``deal(seed)`` or the saved starting state."""
@@ -416,16 +426,9 @@ def from_json(data: Any) -> Record:
     created = data.get("created", "")
     if not isinstance(created, str):
         raise RecordError("'created' must be a timestamp string")
-    return Record(
-        game=game.name,
-        options=dict(game.options),
-        seed=seed,
-        start=start,
-        seats=_seats(data["seats"], game.num_players),
-        actions=_actions(data["actions"], game.num_players),
-        result=result,
-        created=created,
-    )
+    log = GameLog(game.name, dict(game.options), seed, start,
+                  tuple(_actions(data["actions"], game.num_players)))
+    return Record(log, _seats(data["seats"], game.num_players), result, created)
 
 
 def _new_game(name: Any, options: dict[str, Any]) -> cardtable.Game:

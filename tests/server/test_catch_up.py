@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import cardtable
 from cardtable import records, store
 from cardtable.cli import main
-from cardtable.records import Seat
+from cardtable.records import GameLog, Seat
 from cardtable.server import Settings
 from cardtable.store import SeatRow, Store, TableRow, ensure_schema, hash_token
 from cardtable.table import Table
@@ -73,7 +73,7 @@ def store_table(url: str, table_id: str, moves: list[tuple[int, str]],
     seats = [SeatRow("person", name, token_hash=hash_token(token))
              for name, token in zip(("Ann", "Ben"), TOKENS, strict=True)]
     game = cardtable.new_game("drawbridge", **OPTIONS)
-    row = TableRow(id=table_id, game="drawbridge", options=dict(game.options), seed=SEED,
+    row = TableRow(id=table_id, log=GameLog("drawbridge", dict(game.options), SEED),
                    takeover_after=None, status="playing" if result is None else "over",
                    version=len(moves), seats=seats)
     db = Store(url)

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from cardtable.server.messages import CHAT_MAX
+from cardtable.server.reading import CHAT_MAX
 from tests.server.conftest import Client, Server
 
 HTML = '<img src=x onerror="alert(1)"><b>hi</b> & </div>'

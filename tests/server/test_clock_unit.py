@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from cardtable.server.bodies import ClockRequest
 from cardtable.server.clocks import GRACE_SECONDS, Clock
-from cardtable.server.messages import ClockRequest
 
 
 def player_clock() -> Clock:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardtable.server.messages import CHAT_PRESETS
+from cardtable.server.reading import CHAT_PRESETS
 from cardtable.server.refusals import CODES
 from tests.server.conftest import Client, Server
 

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardtable
-from cardtable.server import messages
+from cardtable.server import bodies, messages, reading
 from cardtable.server.refusals import CODES, Refusal
 from cardtable.table import Seat, Table
 from tests.server.conftest import SERVER_MESSAGES, Client, Server
@@ -57,7 +57,7 @@ def test_any_client_message_is_read_or_refused_as_message_bad(data: Any) -> None
                                      "takeover_after": json_values}))
 def test_any_table_request_is_read_or_refused_as_options_bad(data: Any) -> None:
     try:
-        request = messages.read(messages.CreateTable, data, "options/bad", "a table")
+        request = reading.read(bodies.CreateTable, data, "options/bad", "a table")
     except Refusal as refusal:
         # the request's shape (no object, a field missing or of the wrong type) is
         # message/bad; a value of the right type refused is options/bad
@@ -89,14 +89,14 @@ def test_a_blank_move_is_move_bad() -> None:
 
 
 def test_names_are_trimmed_and_checked() -> None:
-    assert messages.read(messages.TakeSeat, {"name": "  Dara   Sok "}, "name/bad",
+    assert reading.read(bodies.TakeSeat, {"name": "  Dara   Sok "}, "name/bad",
                          "a seat").name == "Dara Sok"
     for bad in ("", "x" * 33, "a\x00b", "a\nb", "a\u202eb"):
         with pytest.raises(Refusal, match="a seat: name") as caught:
-            messages.read(messages.TakeSeat, {"name": bad}, "name/bad", "a seat")
+            reading.read(bodies.TakeSeat, {"name": bad}, "name/bad", "a seat")
         assert caught.value.code == "name/bad"
     with pytest.raises(Refusal, match="a seat: name") as caught:
-        messages.read(messages.TakeSeat, {"name": 7}, "name/bad", "a seat")
+        reading.read(bodies.TakeSeat, {"name": 7}, "name/bad", "a seat")
     assert caught.value.code == "message/bad"
 
 
@@ -181,10 +181,10 @@ def test_the_api_and_the_schema_are_served(sqlite_url: str, tmp_path: Path) -> N
         assert server.get("/api/ws-schema.json").json() == messages.ws_schema()
         # an answer fits its documented model; a refusal the error body
         table = server.create("sequence", [{"kind": "person"}, {"kind": "bot", "bot": "random"}])
-        messages.TableAnswer.model_validate(table)
+        bodies.TableAnswer.model_validate(table)
         refused = server.post("/api/tables", {"game": "sequence", "seats": [{"kind": "x"}]})
         assert refused.status_code == 422
-        assert messages.ErrorBody.model_validate(refused.json()).error.code == "options/bad"
+        assert bodies.ErrorBody.model_validate(refused.json()).error.code == "options/bad"
         not_an_object = server.post("/api/tables", [1, 2])      # as before the typed messages
         assert (not_an_object.status_code, not_an_object.json()["error"]["code"]) == (
             400, "message/bad")

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
+from cardtable.server.bodies import CreateTable
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
-from cardtable.server.messages import CreateTable
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room, Rooms
+from cardtable.server.room import Room
+from cardtable.server.rooms import Rooms
 from cardtable.server.settings import Settings
 from cardtable.store import Store, ensure_schema
 
@@ -93,7 +94,7 @@ def test_a_move_cancelled_mid_commit_is_stored_and_told(db_url: str) -> None:
         assert not room.lock.locked()
         assert pipeline.moves_accepted == 1
         row: Any = await pipeline.db.run(lambda c: pipeline.store.load(c, room.id))
-        assert row.version == 1 and len(row.moves) == 1
+        assert row.version == 1 and len(row.log.moves) == 1
         assert any('"type":"event"' in text and '"version":1' in text for text in told)
         # the table plays on
         seat = room.table.to_act

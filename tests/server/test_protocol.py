@@ -64,7 +64,7 @@ def test_a_whole_game_between_scripted_clients_and_bots(server: Server, game: st
     # the spectator saw every move once, in order, and the result
     events = [m for m in spectator.messages if m["type"] == "event"]
     assert [e["version"] for e in events] == list(range(1, summary["version"] + 1))
-    assert [(e["seat"], e["move"]) for e in events] == record.actions
+    assert [(e["seat"], e["move"]) for e in events] == list(record.actions)
     over = spectator.messages[-1]
     assert over["type"] == "over" and over["seed"] == record.seed
     assert over["winners"] == list(final.winners)

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from cardtable import records, store
 from cardtable.cli import main
+from cardtable.records import GameLog
 from cardtable.store import ConflictError, SeatRow, Store, TableRow
 from tests.server.conftest import Client, Server
 
@@ -62,7 +63,7 @@ def test_the_move_log_appends_in_order_and_refuses_a_gap(db_url: str) -> None:
     if url.startswith("sqlite"):
         with db.engine.connect() as conn:
             assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
-    row = TableRow(id="t1", game="sequence", options={"players": 2}, seed=5,
+    row = TableRow(id="t1", log=GameLog("sequence", {"players": 2}, 5),
                    takeover_after=None, status="waiting", version=0,
                    seats=[SeatRow("person", ""), SeatRow("bot", "random", "random")])
     with db.engine.begin() as conn:
@@ -77,7 +78,7 @@ def test_the_move_log_appends_in_order_and_refuses_a_gap(db_url: str) -> None:
         loaded = db.load(conn, "t1")
         assert db.load_unfinished(conn) == []
     assert loaded is not None and loaded.status == "over" and loaded.version == 2
-    assert loaded.moves == [(0, "7H c4"), (1, "8H c5")]
+    assert loaded.log.moves == ((0, "7H c4"), (1, "8H c5"))
     assert loaded.seats[0].name == "Ann"
     assert loaded.seats[0].token_hash == store.hash_token("secret") != "secret"
     db.close()

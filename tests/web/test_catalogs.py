@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("babel")
 
+import cardtable  # noqa: E402
 from cardtable.sequence import BOARD  # noqa: E402
 from cardtable.web import STATIC_DIR, arrange_json, catalogs, rules_json  # noqa: E402
 
@@ -46,17 +47,44 @@ def test_the_compiled_catalog_is_current() -> None:
     assert set(needed()) <= set(json.loads(shipped))
 
 
-def test_the_page_copies_no_rule_or_constant_of_a_game() -> None:
-    """The board, the teams, the phases of a Draw Bridge move, dead cards, going out and
-    the wild ranks come from the engine (the table's game_info, views and move events)."""
+#: a list of two or more cards in notation ("JS", "JH"), a list of strains, a count of
+#: the game's rounds, levels or draw tricks as a bound or a test
+CARD_LIST = re.compile(r'\[\s*"(?:[2-9TJQKA][SHDC]|NT)"\s*,')
+GAME_NAME_TEST = re.compile(r'(?:===|!==|case)\s*"(?:sequence|drawbridge|threethirteen)"')
+
+
+def test_the_page_holds_no_fact_of_a_game() -> None:
+    """Every rule fact the page draws from comes from the engine: the table's game_info
+    (``Game.describe``: the board, teams, phases, call grid, card roles, rounds, wild
+    ranks, blurb, whether there is a review), the views and the move events. The scripts
+    hold no list of cards or strains, no count of rounds, bids or tricks, and compare a
+    game's name nowhere but in names.js (the titles, translated) and one default choice."""
     js = {p.name: p.read_text(encoding="utf-8") for p in (STATIC_DIR / "js").glob("*.js")}
-    assert not re.search(r'"(?:[0-9AKQT][SHDC] ){9}', js["sequence.js"]), "a board row"
-    assert "% teams" not in js["sequence.js"]
-    assert "isDead" not in js["sequence.js"]
-    assert "count === 26" not in js["drawbridge.js"]  # the end of the draw, re-derived
+    assert {"sequence.js", "drawbridge.js", "threethirteen.js", "replay.js"} <= set(js)
+    facts = {name: cardtable.new_game(name).describe() for name in cardtable.game_names()}
+    for name, text in js.items():
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)   # comments may say them
+        assert not CARD_LIST.search(code), f"{name}: a list of cards or strains"
+        assert not re.search(r'"(?:[0-9AKQT][SHDC] ){9}', code), f"{name}: a board row"
+        rounds, levels = facts["threethirteen"]["rounds"], facts["drawbridge"]["levels"]
+        for count in {rounds, max(levels), 26}:
+            assert not re.search(rf"(?:[<>]=?|===|\bof)\s*{count}\b", code), (
+                f"{name}: a bound of {count}, the game's to say")
+        if name != "names.js":
+            tests = [m.group(0) for m in GAME_NAME_TEST.finditer(code)]
+            if name == "app.js":    # the new-table form's default game
+                tests.remove('=== "sequence"')
+            assert not tests, f"{name} tests a game's name ({tests}): declare the capability"
+    assert "% teams" not in js["sequence.js"] and "isDead" not in js["sequence.js"]
     assert "going_out: String(" not in js["threethirteen.js"]
-    assert "A23456789TJQK" not in js["threethirteen.js"]
-    assert BOARD  # the layout the page draws: cardtable.sequence.BOARD via game_info
+    assert "A23456789TJQK" not in "".join(js.values())
+    for info in facts.values():   # what the scripts read instead
+        assert info["blurb"] and isinstance(info["review"], bool)
+    assert facts["drawbridge"]["strains"] == ["C", "D", "H", "S", "NT"] and levels == [*range(1, 8)]
+    assert facts["sequence"]["card_roles"] == {"JD": "wild", "JC": "wild", "JS": "remove",
+                                               "JH": "remove"}
+    assert facts["sequence"]["board"] == [list(row) for row in BOARD]
+    assert facts["drawbridge"]["review"] and not facts["sequence"]["review"]
 
 
 def test_the_static_files_ship() -> None:

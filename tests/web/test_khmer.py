@@ -118,7 +118,7 @@ CATALOG = {
     "Bot: learned": "បូត៖ បានបង្វឹក",
     "Last trick: {cards}; won by {winner}": "ល្បិចមុន៖ {cards}; {winner} ឈ្នះ",
     "{level}{strain}{doubled} by {declarer}": "{level}{strain}{doubled} របស់ {declarer}",
-    "Round {n} of 11": "ជុំទី {n}/11",
+    "Round {n} of {rounds}": "ជុំទី {n}/{rounds}",
     "Play it": "លេងតាមនេះ",
     "Draw pile: {n}": "គំនរបៀ៖ {n}",
 }

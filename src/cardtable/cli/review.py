@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+import cardtable
 from cardtable import records
 from cardtable.cli.options import UserError
 from cardtable.drawbridge import review as deal_review
@@ -70,8 +71,10 @@ def review(path: Path, as_json: bool, engine: str | None) -> None:
         record = records.load(path)
     except records.RecordError as exc:
         raise UserError(str(exc)) from None
-    if record.game != "drawbridge":
-        raise UserError(f"{path}: a record of {record.game}; review reads Draw Bridge records")
+    if not cardtable.declaration(record.game).review:
+        reviewed = ", ".join(d.title for d in cardtable.declarations() if d.review)
+        raise UserError(f"{path}: a record of {record.game}, which has no review; review "
+                        f"reads records of {reviewed}")
     deals = deal_review.review(records.positions(record), engine)
     if as_json:
         click.echo(json.dumps({"record": str(path), "deals": [d.to_json() for d in deals]}))

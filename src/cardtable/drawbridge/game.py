@@ -62,6 +62,8 @@ DECLARATION = Declaration(
     ),
     phases=("draw", "auction", "play"),
     exports=("pbn",),
+    blurb="Two players: win tricks to draw the cards, then bid and play them out.",
+    review=True,
 )
 
 HAND_SIZE = 13
@@ -323,6 +325,10 @@ class DrawBridgeGame(Game):
         self.undertricks: bool = opts["undertricks"]
         self.options = opts
         self.num_players = 2
+
+    def _facts(self) -> dict[str, Any]:
+        """1.4: the call grid, each bid a level and a strain, lowest strain first."""
+        return {"strains": list(STRAINS), "levels": list(range(1, 8))}
 
     def setup(self, **position: Any) -> DrawBridgeState:
         """The start of a deal, before the first trick (API.md, Positions)."""

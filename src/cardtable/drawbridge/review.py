@@ -78,6 +78,13 @@ class DealReview:
         }
 
 
+def deals(final: State) -> int:
+    """The deals of the finished match ``final`` a review goes through (each costs the
+    solver's fraction of a second)."""
+    assert isinstance(final, DrawBridgeState)
+    return final.deal_number
+
+
 def review(states: Iterable[State], engine: str | None = None) -> list[DealReview]:
     """The review of each deal that reached its auction, from a match's positions in
     order (the start, then after each action; independent states)."""

@@ -64,6 +64,7 @@ DECLARATION = Declaration(
                    help="End the game as a draw after this many turns (none: no limit)."),
     ),
     board=BOARD,
+    blurb="Play a card, put a chip on its cell: five in a row make a sequence.",
 )
 
 DECKS = 2
@@ -174,6 +175,11 @@ class SequenceGame(Game):
         self.hand_size = HAND_SIZE[players]
         self.needed = sequences_needed(teams)
         self.max_turns = max_turns
+
+    def _facts(self) -> dict[str, Any]:
+        """2.4.2: what each jack does: a two-eyed one is wild, a one-eyed one removes."""
+        return {"card_roles": {**{card_name(j): "wild" for j in TWO_EYED},
+                               **{card_name(j): "remove" for j in ONE_EYED}}}
 
     @property
     def num_teams(self) -> int:

@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from cardtable.server.messages import ClockRequest, ClockState
+from cardtable.server.bodies import ClockRequest
+from cardtable.server.messages import ClockState
 
 #: the bot that plays the move of a seat whose time ran out (and a taken-over seat)
 TIMEOUT_BOT = "heuristic"

@@ -14,7 +14,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from cardtable.server.messages import error_body
+from cardtable.server.bodies import error_body
 from cardtable.server.refusals import Refusal
 
 

@@ -19,27 +19,25 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 import cardtable
 from cardtable import bots, records
-from cardtable.server.limits import client_address
-from cardtable.server.messages import (
+from cardtable.server.bodies import (
     CreateTable,
     ErrorBody,
     GameInfo,
     Games,
     Health,
-    In,
     Lobby,
     OptionInfo,
-    Out,
     SeatLeft,
     SeatTaken,
     TableAnswer,
     TakeSeat,
-    read,
-    request_json,
-    ws_schema,
 )
+from cardtable.server.limits import client_address
+from cardtable.server.messages import Out, ws_schema
+from cardtable.server.reading import In, read, request_json
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room, option_maximum
+from cardtable.server.room import Room
+from cardtable.server.rooms import option_maximum
 from cardtable.server.service import TableService
 
 #: the bytes of finished tables' replays and reviews kept (``Kept``): a 12-player Three
@@ -100,7 +98,7 @@ def games() -> Games:
         GameInfo(name=d.name, title=d.title, players=list(d.players),
                  default_players=d.default_players, phases=list(d.phases),
                  board=None if d.board is None else [list(row) for row in d.board],
-                 exports=list(d.exports),
+                 exports=list(d.exports), blurb=d.blurb, review=d.review,
                  options=[OptionInfo(name=o.name, default=o.default,
                                      kind=o.kind, choices=list(o.choices), minimum=o.minimum,
                                      maximum=option_maximum(o), none_ok=o.none_ok,

@@ -31,7 +31,8 @@ from cardtable.server.messages import HintFound
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.pool import FairPool, Stale
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room, capped_budget
+from cardtable.server.room import Room
+from cardtable.server.rooms import capped_budget
 from cardtable.server.settings import Settings
 from cardtable.server.worker import die_with_parent, hint_in_worker, warm
 from cardtable.table import BotJob, HintJob, run_bot_job

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from cardtable.server.messages import error_body
+from cardtable.server.bodies import error_body
 from cardtable.server.refusals import Refusal
 from cardtable.server.settings import Settings
 

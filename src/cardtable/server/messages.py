@@ -1,23 +1,20 @@
 """The typed messages of the wire, one class per message, in and out (docs/server.md).
 
-What a client sends (WebSocket messages, HTTP request bodies) is read into these classes
-by :func:`read`, which turns any mismatch into a :class:`Refusal` with a documented code;
-what the server sends is built from them and written by :meth:`Out.text`. The HTTP API is
-described by FastAPI's OpenAPI document (``/api/openapi.json``), which these classes feed;
-the WebSocket messages by :func:`ws_schema` (``/api/ws-schema.json``, a copy in
-``docs/ws-schema.json``: ``python -m cardtable.server.messages docs/ws-schema.json``).
+What a client sends on the WebSocket is read into these classes (``reading.read``);
+what the server sends, there and in HTTP answers (``bodies``), is built from them and
+written by :meth:`Out.text`. :func:`ws_schema` describes the WebSocket's messages
+(``/api/ws-schema.json``, a copy in ``docs/ws-schema.json``:
+``python -m cardtable.server.messages docs/ws-schema.json``).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import unicodedata
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
 
 import orjson
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -25,169 +22,14 @@ from pydantic import (
     StrictInt,
     StrictStr,
     StringConstraints,
-    ValidationError,
-    model_validator,
 )
 from pydantic.json_schema import models_json_schema
 
+from cardtable.server.reading import In, MoveText, read
 from cardtable.server.refusals import Refusal
 
 if TYPE_CHECKING:
-    from starlette.requests import Request
-
-# ---------------------------------------------------------------- reading
-
-
-def check_size(raw: str | bytes, limit: int) -> None:
-    if len(raw) > limit:
-        raise Refusal("message/too-large",
-                      f"a message may hold at most {limit} bytes; this one has {len(raw)}")
-
-
-def parse_json(raw: str | bytes, limit: int) -> Any:
-    """The JSON value of ``raw``: message/too-large over ``limit`` bytes, message/bad when
-    it is not JSON."""
-    check_size(raw, limit)
-    try:
-        return json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
-        raise Refusal("message/bad", "the message is not valid JSON") from None
-
-
-def is_json_type(content_type: str) -> bool:
-    """Whether a Content-Type names JSON: ``application/json`` or ``application/...+json``,
-    with or without parameters (``; charset=utf-8``)."""
-    kind = content_type.partition(";")[0].strip().lower()
-    return kind == "application/json" or (kind.startswith("application/")
-                                          and kind.endswith("+json"))
-
-
-async def request_json(request: Request, limit: int) -> Any:
-    """The JSON body of an HTTP request, ``{}`` when it has none.
-
-    http/content-type (415) when the body is sent as anything but JSON, or with no
-    Content-Type at all: a form or ``text/plain`` is what another site's page can send
-    to this server without the browser asking first. message/too-large over ``limit``
-    bytes, message/bad when it is not JSON.
-    """
-    content_type = request.headers.get("content-type")
-    wrong_type = "a request body is JSON, sent with 'Content-Type: application/json'"
-    if content_type is not None and not is_json_type(content_type):
-        raise Refusal("http/content-type", f"{wrong_type}, not {content_type[:60]!r}")
-    too_large = Refusal("message/too-large", f"a request body may hold at most {limit} bytes")
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise too_large
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > limit:
-            raise too_large
-    if not raw:
-        return {}
-    if content_type is None:
-        raise Refusal("http/content-type", wrong_type)
-    return parse_json(raw, limit)
-
-
-def _no_constant(name: str) -> Any:
-    # NaN and Infinity are not JSON, though Python's reader takes them
-    raise ValueError(f"{name} is not JSON")
-
-
-def explain(exc: ValidationError) -> str:
-    """The first problem pydantic found, as one sentence naming where it is."""
-    error = exc.errors(include_url=False)[0]
-    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
-                    for part in error["loc"]).lstrip(".")
-    text = error["msg"].removeprefix("Value error, ")
-    return f"{where}: {text}" if where else text
-
-
-M = TypeVar("M", bound="In")
-
-
-def misshapen(exc: ValidationError) -> bool:
-    """True when the first problem is the message's shape: a field missing, or a value of
-    the wrong JSON type (a text for a number, a list for an object...)."""
-    kind = str(exc.errors(include_url=False)[0]["type"])
-    return kind == "missing" or kind.endswith(("_type", "_parsing"))
-
-
-def read(model: type[M], data: Any, code: str, what: str) -> M:
-    """``data`` as a ``model``, or a Refusal saying what is wrong with ``what`` (and quoting
-    the model's example, if it has one): message/bad if it is no object, a field is missing
-    or of the wrong type; ``code`` for a value of the right type that is refused (too
-    long, out of range, not one of the choices)."""
-    if not isinstance(data, dict):
-        raise Refusal("message/bad", f"{what} must be a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        example = f"; e.g. {model.example}" if model.example else ""
-        raise Refusal("message/bad" if misshapen(exc) else code,
-                      f"{what}: {explain(exc)}{example}") from None
-
-
-#: what a name may hold besides printable characters: the zero-width space and joiners
-#: (Khmer text breaks words with U+200B; emoji sequences join with U+200D)
-NAME_FORMAT_CHARACTERS = frozenset("\u200b\u200c\u200d")
-
-
-def _display_name(value: str) -> str:
-    for ch in value:
-        if (not ch.isprintable() and ch not in NAME_FORMAT_CHARACTERS
-                and unicodedata.category(ch) != "Zs"):
-            raise ValueError(f"a name may not hold the control character U+{ord(ch):04X} "
-                             "(a newline, a tab, ...)")
-    name = " ".join(value.split())      # the spaces (any width) at the ends go, runs are one
-    if not name or len(name) > 32:
-        raise ValueError("a name has 1 to 32 printable characters, e.g. \"Dara\"")
-    return name
-
-
-def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("a move is its notation, e.g. \"7H c4\", not blank")
-    return value
-
-
-#: the longest chat line, in characters once cleaned
-CHAT_MAX = 200
-#: the preset phrases and emotes of the chat: ids the page translates (docs/server.md)
-CHAT_PRESETS = ("hello", "good-luck", "well-played", "good-game", "thanks", "sorry",
-                "oops", "wait", "hurry", "bye", "smile", "laugh", "wow", "sad", "thumbs-up",
-                "heart")
-# zero-width space, non-joiner and joiner: Khmer text and emoji sequences need them
-_KEEP_FORMAT = {"\u200b", "\u200c", "\u200d"}
-
-
-def clean_chat(value: str) -> str:
-    """A chat line as it is stored and sent: runs of white space (newlines included) made
-    one space, control and other invisible format characters (bidirectional overrides)
-    removed, as names are cleaned; the line's HTML is left as it is (the page shows it as
-    text)."""
-    kept = "".join(ch for ch in value
-                   if ch in _KEEP_FORMAT or unicodedata.category(ch) not in
-                   ("Cc", "Cf", "Cs", "Co") or ch.isspace())
-    return " ".join(kept.split())
-
-
-#: a display name: 1 to 32 printable characters (no control character), the spaces at
-#: its ends dropped and runs of spaces made one
-Name = Annotated[StrictStr, AfterValidator(_display_name)]
-#: a move in the game's notation, as sent (the game parses it)
-MoveText = Annotated[StrictStr, StringConstraints(max_length=64), AfterValidator(_not_blank)]
-
-
-class In(BaseModel):
-    """What a client sends; keys the message does not have are ignored."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    #: a message of the kind, for refusals to quote
-    example: ClassVar[str] = ""
-
+    pass
 
 # ---------------------------------------------------------------- client to server
 
@@ -281,70 +123,6 @@ def read_message(data: Any) -> Incoming:
     # a move's text that is blank or too long names no move: move/bad, as the game's own
     return cast(Incoming, read(model, data, "move/bad" if model is MoveMessage
                                else "message/bad", f"a {kind} message"))
-
-
-# ---------------------------------------------------------------- HTTP request bodies
-
-
-class SeatRequest(In):
-    """One seat of a new table: a person's (taken later) or a bot's."""
-
-    kind: Literal["person", "bot"]
-    #: the bot kind (GET /api/games lists them); bots only
-    bot: StrictStr = "heuristic"
-    #: the bot's settings, those of cardtable.bots.make (e.g. {"seconds": 1.0})
-    settings: dict[str, Any] | None = None
-
-
-class ClockRequest(In):
-    """A table's clock: ``{"kind": "move", "seconds": 15}`` (a time per move) or
-    ``{"kind": "player", "minutes": 5, "increment": 3}`` (a clock per player, plus
-    ``increment`` seconds after each of its moves)."""
-
-    kind: Literal["move", "player"]
-    #: seconds per move, 1 to 3,600 ("move" only)
-    seconds: Annotated[float, Field(ge=1, le=3_600, strict=True)] | None = None
-    #: minutes per player, 0.05 to 600 ("player" only)
-    minutes: Annotated[float, Field(ge=0.05, le=600, strict=True)] | None = None
-    #: seconds added after each move, 0 to 600 ("player" only)
-    increment: Annotated[float, Field(ge=0, le=600, strict=True)] = 0
-    #: timeouts in a row before the seat is taken over (default: the server's setting)
-    timeouts: Annotated[int, Field(ge=1, le=100, strict=True)] | None = None
-
-    example: ClassVar[str] = '{"kind": "player", "minutes": 5, "increment": 3}'
-
-    @model_validator(mode="after")
-    def _complete(self) -> ClockRequest:
-        if self.kind == "move" and (self.seconds is None or self.minutes is not None
-                                    or self.increment):
-            raise ValueError("a clock of kind 'move' has 'seconds' (1 to 3600) and no "
-                             "'minutes' or 'increment'")
-        if self.kind == "player" and (self.minutes is None or self.seconds is not None):
-            raise ValueError("a clock of kind 'player' has 'minutes' (0.05 to 600) and "
-                             "'increment' (seconds, 0 to 600), not 'seconds'")
-        return self
-
-
-class CreateTable(In):
-    """POST /api/tables: a new table."""
-
-    game: StrictStr
-    #: the game's options except players, which is the number of seats
-    options: dict[str, Any] | None = None
-    #: one entry per player; default: the game's default number of persons
-    seats: Annotated[list[SeatRequest], Field(min_length=1)] | None = None
-    #: seconds a person's seat may be away, to act, before a bot plays for it (or null)
-    takeover_after: Annotated[float, Field(ge=1, le=86_400, strict=True)] | None = None
-    #: the table's chat (false: every chat line is refused with chat/off)
-    chat: Annotated[bool, Field(strict=True)] = True
-    #: the table's clock (or null: no clock)
-    clock: ClockRequest | None = None
-
-
-class TakeSeat(In):
-    """POST /api/tables/{id}/seats/{seat}: the display name (default "seat N")."""
-
-    name: Name | None = None
 
 
 # ---------------------------------------------------------------- what the server sends
@@ -613,83 +391,6 @@ def error_message(refusal: Refusal, version: int | None = None) -> ErrorMessage:
     if version is None:
         return ErrorMessage(code=refusal.code, message=refusal.message)
     return ErrorMessage(code=refusal.code, message=refusal.message, version=version)
-
-
-# ---------------------------------------------------------------- HTTP answers
-
-
-class Refused(Out):
-    code: str
-    message: str
-
-
-class ErrorBody(Out):
-    """Every refusal over HTTP, whatever the route."""
-
-    error: Refused
-
-
-def error_body(refusal: Refusal) -> dict[str, Any]:
-    return ErrorBody(error=Refused(code=refusal.code, message=refusal.message)).data()
-
-
-class OptionInfo(Out):
-    name: str
-    default: Any
-    #: "int", "bool" or "choice"
-    kind: str
-    choices: list[Any]
-    minimum: int | None
-    maximum: int | None
-    none_ok: bool
-    help: str
-
-
-class GameInfo(Out):
-    name: str
-    title: str
-    players: list[int]
-    default_players: int
-    options: list[OptionInfo]
-    #: the phases a move can be made in, in their order
-    phases: list[str]
-    #: the board's cells row by row, as card notation ("XX" a corner), or null
-    board: list[list[str]] | None
-    #: the record formats besides JSON (GET /api/tables/{id}/record.{format})
-    exports: list[str]
-
-
-class Games(Out):
-    games: list[GameInfo]
-    bots: list[str]
-
-
-class TableAnswer(TableSummary):
-    """A table's summary with, per seat, its invite link (null for a bot's seat)."""
-
-    invites: list[str | None]
-
-
-class Lobby(Out):
-    tables: list[TableSummary]
-
-
-class SeatTaken(Out):
-    seat: int
-    #: the only key to the seat: keep it
-    token: str
-    table: TableSummary
-
-
-class SeatLeft(Out):
-    left: int
-    table: TableSummary
-
-
-class Health(Out):
-    ok: bool
-    tables: int
-    moves: int
 
 
 # ---------------------------------------------------------------- the WebSocket's schema

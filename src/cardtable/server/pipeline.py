@@ -23,7 +23,8 @@ from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.messages import Over, Welcome, event_text
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room, Rooms, room_from_row
+from cardtable.server.room import Room, room_from_row
+from cardtable.server.rooms import Rooms
 from cardtable.store import Store
 from cardtable.table import Table
 

@@ -18,26 +18,16 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Request
-from fastapi.responses import Response
 from openskill.models import PlackettLuce, PlackettLuceRating
-from pydantic import StrictStr, StringConstraints
 
 import cardtable
+from cardtable.server.bodies import GameEntry, GameSeat, PlayerInfo, PlayerPage, Rating, Stats
 from cardtable.server.database import Database
-from cardtable.server.messages import (
-    In,
-    Name,
-    Out,
-    Result,
-    TableSummary,
-    read,
-    request_json,
-)
+from cardtable.server.messages import Result
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room
+from cardtable.server.room import Room
 from cardtable.store import Store, hash_token
 from cardtable.store import players as stored
 from cardtable.store.players import GameRow, PlayerRow
@@ -50,105 +40,6 @@ KEY_HEADER = "x-player-key"
 TRANSFER_SECONDS = 600
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I
 CODE_LENGTH = 10
-
-
-# ---------------------------------------------------------------- messages
-
-
-class NewPlayer(In):
-    """POST /api/players: the display name, if the browser has one yet."""
-
-    name: Name | None = None
-
-
-class ClaimCode(In):
-    """POST /api/players/claim: a transfer code shown in the other browser."""
-
-    code: Annotated[StrictStr, StringConstraints(min_length=1, max_length=32)]
-
-
-class PlayerInfo(Out):
-    """What is public of a player: its id and display name."""
-
-    id: str
-    name: str
-
-
-class PlayerKey(Out):
-    """A player and the key that is its only proof: keep it, it is shown once."""
-
-    player: PlayerInfo
-    key: str
-
-
-class TransferCode(Out):
-    """A one-time code (and a link with it) that gives another browser a key of this
-    player; it expires after ``expires_in`` seconds."""
-
-    code: str
-    link: str
-    expires_in: int
-
-
-class Rating(Out):
-    game: str
-    #: the number shown: 1500 + 24 * (mu - 3 sigma), rounded
-    rating: int
-    mu: float
-    sigma: float
-    #: rated games (between people) of this game
-    games: int
-
-
-class Stats(Out):
-    game: str
-    played: int
-    won: int
-    lost: int
-    drawn: int
-    rated: int
-
-
-class GameSeat(Out):
-    seat: int
-    kind: str
-    name: str
-    #: the player's public id (finished games only)
-    player: str | None = None
-
-
-class GameEntry(Out):
-    """One game of a player: its table, its seat, the outcome once over."""
-
-    table: str
-    game: str
-    title: str
-    status: str
-    seat: int
-    created: str
-    updated: str
-    seats: list[GameSeat]
-    #: "won", "lost" or "draw" once over
-    outcome: Literal["won", "lost", "draw"] | None = None
-    result: Result | None = None
-    #: between people only: counted in the ratings
-    rated: bool = False
-    #: the page that steps through the finished game
-    replay: str | None = None
-    #: an unfinished table's summary (to the key's holder only)
-    summary: TableSummary | None = None
-
-
-class PlayerPage(Out):
-    """GET /api/players/{id}: the public page; ``unfinished`` only to the key's holder
-    (GET /api/players/me)."""
-
-    player: PlayerInfo
-    ratings: list[Rating]
-    stats: list[Stats]
-    #: finished games, the newest first (at most 100)
-    games: list[GameEntry]
-    unfinished: list[GameEntry] | None = None
 
 
 # ---------------------------------------------------------------- ratings
@@ -373,92 +264,3 @@ class Players:
             entry.rated = rated(row)
             entry.replay = f"/t/{row.table_id}/replay"
         return entry
-
-
-# ---------------------------------------------------------------- the routes
-
-#: the request bodies, for the OpenAPI document
-BODIES: tuple[type[In], ...] = (NewPlayer, ClaimCode)
-
-
-def answer(message: Out, status: int = 200) -> Response:
-    return Response(message.text(), status_code=status, media_type="application/json",
-                    headers={"Cache-Control": "no-store"})
-
-
-def router(service: Any) -> APIRouter:
-    """The players' routes under /api/players, served by ``service`` (a TableService)."""
-    players: Players = service.players
-    settings = service.settings
-    routes = APIRouter(prefix="/api/players")
-
-    async def body_of(request: Request) -> Any:
-        return await request_json(request, settings.max_body)
-
-    async def holder(request: Request) -> PlayerRow:
-        row = await players.of_key(request.headers.get(KEY_HEADER))
-        assert row is not None
-        return row
-
-    def key_answer(row: PlayerRow, key: str, status: int = 200) -> Response:
-        return answer(PlayerKey(player=PlayerInfo(id=row.id, name=row.name), key=key),
-                      status)
-
-    async def summary_of(table_id: str) -> TableSummary | None:
-        try:
-            room = await service.rooms.find(table_id)
-        except Refusal:
-            return None
-        summary: TableSummary = room.summary()
-        return summary
-
-    @routes.post("", status_code=201, response_model=PlayerKey)
-    async def create(request: Request) -> Response:
-        """A new player and its key (a browser's first visit)."""
-        body = read(NewPlayer, await body_of(request), "message/bad", "a player request")
-        row, key = await players.create(body.name)
-        return key_answer(row, key, 201)
-
-    @routes.get("/me", response_model=PlayerPage)
-    async def me(request: Request) -> Response:
-        """The key holder's own page: the public one plus its unfinished games."""
-        row = await holder(request)
-        return answer(await players.page(row, True, summary_of))
-
-    @routes.post("/me/transfer", response_model=TransferCode)
-    async def transfer(request: Request) -> Response:
-        """A one-time code for another browser (a new one voids the last)."""
-        row = await holder(request)
-        code, seconds = await players.transfer(row)
-        base = str(request.base_url).rstrip("/")
-        return answer(TransferCode(code=code, link=f"{base}/claim#{code}",
-                                   expires_in=seconds))
-
-    @routes.post("/me/revoke", response_model=PlayerKey)
-    async def revoke(request: Request) -> Response:
-        """Every key of the player (and its transfer code) void, and the seat tokens taken
-        with them; its open connections are closed (4401); a new key for this browser."""
-        row = await holder(request)
-        void_hash = hash_token(secrets.token_urlsafe(24))
-        key = await players.revoke(row, void_hash)
-        service.rooms.void_player(row.id, void_hash)
-        return key_answer(row, key)
-
-    @routes.post("/claim", response_model=PlayerKey)
-    async def claim(request: Request) -> Response:
-        """A transfer code, once, for a key of its player."""
-        body = read(ClaimCode, await body_of(request), "player/bad-code", "a claim")
-        row, key = await players.claim(body.code)
-        return key_answer(row, key)
-
-    @routes.get("/{player_id}", response_model=PlayerPage)
-    async def public(player_id: str) -> Response:
-        """A player's public page: name, ratings, statistics and finished games."""
-        if len(player_id) > 32:
-            raise Refusal("player/not-found", "there is no such player")
-        row = await service.db.run(lambda conn: stored.load_player(conn, player_id))
-        if row is None:
-            raise Refusal("player/not-found", "there is no such player")
-        return answer(await players.page(row, False))
-
-    return routes

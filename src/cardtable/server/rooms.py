@@ -1,10 +1,7 @@
 """Rooms: the live tables of this process, their seats and connections, and seating.
 
-A :class:`Room` is a :class:`cardtable.table.Table` (the game, its seats, version and
-record) plus what only the server knows: the seats' token hashes, who is connected,
-whether the table has started, its takeover time and its rematch. :class:`Rooms` finds
-a room (in memory, else loaded from the database), lists the lobby, creates tables and
-seats people.
+:class:`Rooms` finds a room (``room.Room``: in memory, else loaded from the database),
+lists the lobby, creates tables (checking their options and bots) and seats people.
 """
 
 from __future__ import annotations
@@ -13,51 +10,37 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import Counter, OrderedDict, deque
+from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import cardtable
-from cardtable import bots, records
+from cardtable import bots
 from cardtable.core import CardtableError
-from cardtable.records import Seat
+from cardtable.records import GameLog, Seat
+from cardtable.server.bodies import CreateTable, SeatRequest
+from cardtable.server.chat import TableChat
 from cardtable.server.clocks import Clock
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
-from cardtable.server.limits import Bucket
 from cardtable.server.messages import (
-    ChatLine,
-    ClockMessage,
-    CreateTable,
     ErrorMessage,
-    Out,
-    Presence,
-    Result,
-    SeatRequest,
-    SeatSummary,
-    Status,
     TableSummary,
     error_message,
 )
 from cardtable.server.refusals import Refusal
+from cardtable.server.room import Room, bots_alone_think, room_from_row, table_seats
 from cardtable.server.settings import Settings
-from cardtable.store import CHAT_KEPT, ChatRow, SeatRow, Store, TableRow, hash_token
+from cardtable.store import SeatRow, Store, TableRow, hash_token
 from cardtable.table import Table
 
 log = logging.getLogger("cardtable.server")
 
 # finished tables kept in memory for their records and late connections
 KEEP_FINISHED = 256
-#: seconds within which the presences that change only the spectators' count are sent as
-#: one (docs/server.md: Limits): a crowd coming or going costs a few broadcasts a second,
-#: not one per connection
-PRESENCE_DELAY = 0.25
 #: the largest value this server takes for a whole-number option whose game declares no
 #: maximum (Draw Bridge's target, Sequence's max_turns): a target of 10**100 is refused
 MAX_OPTION = 10_000
-#: the name the lobby shows for an unfinished table's seat taken with a player key
-PLAYER_LABEL = "a player"
 
 
 def option_maximum(spec: cardtable.OptionSpec) -> int | None:
@@ -77,296 +60,6 @@ def check_option_limits(declaration: cardtable.Declaration, options: dict[str, A
         if (limit is not None and isinstance(value, int) and not isinstance(value, bool)
                 and value > limit):
             raise Refusal("options/bad", f"option {spec.name} is at most {limit}")
-
-
-@dataclass
-class Room:
-    id: str
-    table: Table
-    #: per seat, the SHA-256 of its token while a person holds it
-    tokens: list[str | None]
-    #: every person seat has been taken (then the game plays)
-    started: bool
-    #: the game's end is stored (only then are its result and seed published)
-    over: bool
-    takeover_after: float | None
-    conns: list[Connection] = field(default_factory=list)
-    away_since: list[float | None] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_task: asyncio.Task[None] | None = None
-    bot_failures: int = 0
-    broken: bool = False
-    #: the id of the rematch table once a seat asked for one
-    rematch: str | None = None
-    #: per seat, the public id of the player whose key took it (None: no player key)
-    players: list[str | None] = field(default_factory=list)
-    #: (player id, game) -> the player's rating shown next to its name, or None
-    rate: Callable[[str, str], int | None] | None = None
-    #: the table's chat is on
-    chat_on: bool = True
-    #: the last chat lines of each channel, oldest first
-    chat: dict[str, deque[ChatLine]] = field(default_factory=dict)
-    #: the number of the table's last chat line
-    chat_count: int = 0
-    #: per seat, the seats whose lines it does not receive
-    mutes: dict[int, set[int]] = field(default_factory=dict)
-    #: per seat, its chat rate bucket (kept over reconnects)
-    chat_buckets: dict[int, Bucket] = field(default_factory=dict)
-    #: per seat, the spectators (their ids) whose lines it does not receive (not stored)
-    spectator_mutes: dict[int, set[str]] = field(default_factory=dict)
-    #: the spectators' channel's rate bucket (docs/server.md: Chat)
-    spectators_bucket: Bucket | None = None
-    #: the table's clock (None: no clock)
-    clock: Clock | None = None
-    #: the seat whose time ran out at this version: the bot plays its move
-    timed_out: int | None = None
-    #: everyone went away; it plays on when a player comes back (docs/server.md)
-    adjourned: bool = False
-    #: when someone last came or went (a connection opened or closed, a seat taken)
-    visited: float = 0.0
-    #: closed for want of visitors (then no longer in ``Rooms.live``)
-    closed: bool = False
-    #: the client address the table counts for, and its bot searches (docs/server.md:
-    #: Limits): its creator's, or the spectator's who resumed a table of bots; None after
-    #: a restart
-    address: str | None = None
-    #: a rematch table's seats held for the finished table's players (docs/server.md:
-    #: Limits): seat -> (the player id whose key took it there, or None; until when)
-    held: dict[int, tuple[str | None, float]] = field(default_factory=dict)
-    #: per seat, the hint on its way: the version it is for, and its answer to come
-    hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
-    #: the seats' part of the last presence sent (connected, bot_playing)
-    presence_sent: tuple[list[bool], list[bool]] | None = None
-    #: the coalesced presence to come (``PRESENCE_DELAY``)
-    presence_timer: asyncio.TimerHandle | None = None
-
-    def __post_init__(self) -> None:
-        now = time.monotonic()
-        self.away_since = [now if s.kind == "person" else None for s in self.table.seats]
-        if not self.players:
-            self.players = [None] * len(self.table.seats)
-        for channel in ("seats", "spectators"):
-            self.chat.setdefault(channel, deque(maxlen=CHAT_KEPT))
-        self.visited = now
-
-    @property
-    def bots_only(self) -> bool:
-        """No person plays at this table, and a bot of it thinks (in the bot pool): a
-        table of random bots alone plays to its end in moments and costs nothing, so it
-        is neither counted per address nor adjourned (docs/server.md: Limits)."""
-        return bots_alone_think(self.table.seats)
-
-    def forget_hint(self, seat: int, done: asyncio.Future[Any]) -> None:
-        """The seat's hint ``done`` came: the next ask computes a new one."""
-        if not done.cancelled():
-            done.exception()        # seen, though every asker may have gone meanwhile
-        if self.hints.get(seat, (None, None))[1] is done:
-            del self.hints[seat]
-
-    def seat_of_player(self, player: str) -> int | None:
-        """The seat the player holds at this table (its first, if several)."""
-        for n, held in enumerate(self.players):
-            if held == player and self.tokens[n] is not None:
-                return n
-        return None
-
-    def may_read(self, conn: Connection, line: ChatLine) -> bool:
-        """Who reads what: the seats' lines go to the seats only, the spectators' lines to
-        everyone; a seat's or a spectator's lines not to the seats that muted it."""
-        if conn.seat is None:
-            return line.channel == "spectators"
-        if line.seat is not None:
-            return line.seat not in self.mutes.get(conn.seat, ())
-        return line.spectator is None or line.spectator not in self.spectator_mutes.get(
-            conn.seat, ())
-
-    def chat_history(self, conn: Connection, limit: int) -> list[ChatLine]:
-        """The last ``limit`` lines ``conn`` may read, oldest first."""
-        lines = [line for channel in self.chat.values() for line in channel
-                 if self.may_read(conn, line)]
-        lines.sort(key=lambda line: line.n)
-        return lines[-limit:] if limit > 0 else []
-
-    def idle_for(self, now: float) -> float:
-        """Seconds since anyone was at the table (0 while a connection is open)."""
-        if any(not c.closed for c in self.conns):
-            return 0.0
-        return now - self.visited
-
-    @property
-    def game(self) -> cardtable.Game:
-        return self.table.state.game
-
-    @property
-    def status(self) -> Status:
-        if self.over:
-            return "over"
-        if self.adjourned:
-            return "adjourned"
-        return "playing" if self.started else "waiting"
-
-    @property
-    def seed(self) -> int:
-        seed = self.table.seed
-        assert seed is not None     # a server table is always dealt from a seed
-        return seed
-
-    def result(self) -> Result | None:
-        result = records.result_of(self.table.state)
-        return None if result is None else Result(**result)
-
-    def seat_of(self, token: str) -> int | None:
-        digest = hash_token(token)
-        for n, held in enumerate(self.tokens):
-            if held is not None and secrets.compare_digest(held, digest):
-                return n
-        return None
-
-    def connected(self) -> list[bool]:
-        present = {c.seat for c in self.conns if not c.closed}
-        return [s.kind == "bot" or n in present for n, s in enumerate(self.table.seats)]
-
-    def taken_over(self, seat: int) -> bool:
-        """True when a bot plays ``seat`` for its person, who has been away too long."""
-        if self.table.seats[seat].kind != "person":
-            return False
-        if self.clock is not None and self.clock.taken_over(seat):
-            return True
-        if self.takeover_after is None:
-            return False
-        since = self.away_since[seat]
-        return since is not None and time.monotonic() - since >= self.takeover_after
-
-    def tell(self, message: Out | str) -> None:
-        """Send ``message`` to every connection of the room."""
-        text = message if isinstance(message, str) else message.text()
-        for conn in self.conns:
-            conn.push(text)
-
-    def tell_clock(self, timed_out: int | None = None) -> None:
-        """Send the clock to every connection (at a table with one)."""
-        if self.clock is None:
-            return
-        message = ClockMessage(clock=self.clock.state())
-        if timed_out is not None:
-            message.timed_out = timed_out
-        self.tell(message)
-
-    def run_clock(self) -> None:
-        """The clock of the seat to act runs, unless nobody's should (a bot's seat, a
-        taken-over one, a table not playing)."""
-        if self.clock is None:
-            return
-        seat = self.table.to_act
-        if self.status != "playing" or seat is None or self.taken_over(seat):
-            self.clock.stop()
-        else:
-            self.clock.run(seat)
-
-    def spectators(self) -> int:
-        return sum(1 for c in self.conns if c.seat is None and not c.closed)
-
-    def presence(self, newcomer: Connection | None = None) -> None:
-        """Tell everyone who is here: at once when a seat's presence changed; otherwise
-        (a spectator came or went) within ``PRESENCE_DELAY``, once for all such changes.
-        A ``newcomer`` is told at once either way."""
-        seats = (self.connected(), [self.taken_over(n) for n in range(len(self.table.seats))])
-        if seats != self.presence_sent:
-            self.send_presence(seats)
-            return
-        if newcomer is not None:
-            newcomer.push(Presence(connected=seats[0], bot_playing=seats[1],
-                                   spectators=self.spectators()).text())
-        if self.presence_timer is None:
-            self.presence_timer = asyncio.get_running_loop().call_later(
-                PRESENCE_DELAY, self.send_presence)
-
-    def send_presence(self, seats: tuple[list[bool], list[bool]] | None = None) -> None:
-        if self.presence_timer is not None:
-            self.presence_timer.cancel()
-            self.presence_timer = None
-        if seats is None:
-            seats = (self.connected(),
-                     [self.taken_over(n) for n in range(len(self.table.seats))])
-        self.presence_sent = seats
-        self.tell(Presence(connected=seats[0], bot_playing=seats[1],
-                           spectators=self.spectators()))
-
-    def summary(self, lobby: bool = False) -> TableSummary:
-        """The table's summary; in the ``lobby``, an unfinished table's seat taken with a
-        player key shows :data:`PLAYER_LABEL` and no rating (docs/server.md: Privacy)."""
-        table = self.table
-        connected = self.connected()
-        seats = [SeatSummary(seat=n, kind=s.kind, name=s.name,
-                             bot=s.name if s.kind == "bot" else None,
-                             settings=dict(s.settings),
-                             taken=s.kind == "bot" or held is not None,
-                             connected=connected[n],
-                             bot_playing=s.kind == "person" and self.taken_over(n))
-                 for n, (s, held) in enumerate(zip(table.seats, self.tokens, strict=True))]
-        for n, player in enumerate(self.players):
-            if player is None:
-                continue
-            if lobby and not self.over:
-                seats[n].name = PLAYER_LABEL
-                continue
-            rating = self.rate(player, self.game.name) if self.rate is not None else None
-            if rating is not None:
-                seats[n].rating = rating
-            if self.over:               # a finished game is public, with its players
-                seats[n].player = player
-        summary = TableSummary(id=self.id, game=self.game.name,
-                               title=self.game.declaration.title,
-                               options=dict(self.game.options),
-                               game_info=self.game.describe(), seats=seats,
-                               status=self.status,
-                               version=table.version, to_act=table.to_act,
-                               takeover_after=self.takeover_after, created=table.created,
-                             chat=self.chat_on)
-        if self.clock is not None:
-            summary.clock = self.clock.state()
-        if summary.status == "over":
-            summary.result = self.result()
-            summary.seed = self.seed
-            if self.rematch is not None:
-                summary.rematch = self.rematch
-        return summary
-
-
-def bots_alone_think(seats: list[Seat]) -> bool:
-    """Bots alone play these seats, and one of them thinks in the bot pool: the random bot
-    chooses in microseconds in the server process (``Settings.inline_bots``)."""
-    return all(s.kind == "bot" for s in seats) and any(s.name != "random" for s in seats)
-
-
-def table_seats(rows: list[SeatRow]) -> list[Seat]:
-    return [Seat("bot", s.bot or "random", dict(s.settings)) if s.kind == "bot"
-            else Seat("person", s.name, {}) for s in rows]
-
-
-def chat_line(row: ChatRow) -> ChatLine:
-    return ChatLine(n=row.n, channel="seats" if row.channel == "seats" else "spectators",
-                    seat=row.seat, name=row.name, text=row.text, preset=row.preset,
-                    at=row.at)
-
-
-def room_from_row(row: TableRow, alive: float | None = None) -> Room:
-    """The room of a stored table: its log replayed, its last chat lines and mutes, its
-    clock given back the time since ``alive`` (when its server process was last alive)."""
-    table = Table.from_log(row.log, table_seats(row.seats), created=row.created)
-    clock = None if row.clock is None else Clock.from_json(row.clock, alive)
-    room = Room(id=row.id, table=table, tokens=[s.token_hash for s in row.seats],
-                started=row.status != "waiting", over=row.status == "over",
-                takeover_after=row.takeover_after,
-                rematch=row.rematch, players=[s.player for s in row.seats],
-                chat_on=row.chat, chat_count=row.chat_count, clock=clock,
-                adjourned=row.status == "adjourned")
-    for line in row.chat_lines:
-        room.chat[line.channel].append(chat_line(line))
-    for seat, muted in row.mutes:
-        room.mutes.setdefault(seat, set()).add(muted)
-    return room
-
 
 def check_bot(kind: str, settings: dict[str, Any] | None,
               limits: Settings) -> tuple[str, dict[str, Any]]:
@@ -569,7 +262,7 @@ class Rooms:
         if request.clock is not None:
             clock = Clock.new(request.clock, [s.kind == "person" for s in rows],
                               self.settings.clock_timeouts)
-        row = TableRow(id=table_id, game=name, options=dict(game.options), seed=seed,
+        row = TableRow(id=table_id, log=GameLog(name, dict(game.options), seed),
                        takeover_after=takeover, status="playing" if started else "waiting",
                        version=0, seats=rows, owner=self.settings.owner, chat=request.chat,
                        clock=None if clock is None else clock.to_json())
@@ -577,7 +270,7 @@ class Rooms:
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
                     over=False, takeover_after=takeover, rate=self.rate,
-                    chat_on=request.chat, clock=clock, address=address)
+                    chat=TableChat(on=request.chat), clock=clock, address=address)
         self.live[table_id] = room
         log.info("table %s created: %s, %d seats", table_id, name, len(rows))
         return room
@@ -648,14 +341,9 @@ class Rooms:
             room.tokens[seat] = None
             if not keep:
                 room.players[seat] = None
-            if room.mutes.pop(seat, None) is not None or any(
-                    seat in muted for muted in room.mutes.values()):
-                for muted in room.mutes.values():
-                    muted.discard(seat)
+            if room.chat.seat_left(seat):
                 await asyncio.shield(self.db.run(
                     lambda conn: self.store.forget_mutes(conn, room.id, seat)))
-            room.chat_buckets.pop(seat, None)
-            room.spectator_mutes.pop(seat, None)
             gone = ErrorMessage(code="auth/bad-token", message="you left this seat")
             for conn in [c for c in room.conns if c.seat == seat]:
                 conn.push(gone)

@@ -9,21 +9,17 @@ import asyncio
 import logging
 import time
 
+from cardtable.server.bodies import CreateTable, SeatRequest
 from cardtable.server.chat import Chat
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.jobs import Jobs
-from cardtable.server.messages import (
-    CreateTable,
-    RematchTable,
-    SeatRequest,
-    Welcome,
-    error_message,
-)
+from cardtable.server.messages import RematchTable, Welcome, error_message
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.players import Players
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room, Rooms
+from cardtable.server.room import Room
+from cardtable.server.rooms import Rooms
 from cardtable.server.settings import Settings
 from cardtable.store import Store
 
@@ -173,7 +169,7 @@ class TableService:
                 new = await self.create(CreateTable(game=game.name, options=options,
                                                     seats=seats,
                                                     takeover_after=room.takeover_after,
-                                                    chat=room.chat_on, clock=clock),
+                                                    chat=room.chat.on, clock=clock),
                                         conn.address)
                 until = time.monotonic() + self.settings.rematch_hold
                 new.held = {n: (room.players[n], until)
@@ -224,11 +220,11 @@ class TableService:
                 room.away_since[conn.seat] = None
             welcome = Welcome(seat=conn.seat, version=table.version,
                               view=table.view(conn.seat), table=room.summary(),
-                              chat=room.chat_history(conn, self.settings.chat_history))
+                              chat=room.chat.history(conn, self.settings.chat_history))
             if conn.seat is not None:
-                welcome.muted = sorted(room.mutes.get(conn.seat, ()))
-                if room.spectator_mutes.get(conn.seat):
-                    welcome.muted_spectators = sorted(room.spectator_mutes[conn.seat])
+                welcome.muted = sorted(room.chat.mutes.get(conn.seat, ()))
+                if room.chat.spectator_mutes.get(conn.seat):
+                    welcome.muted_spectators = sorted(room.chat.spectator_mutes[conn.seat])
             self.pipeline.catch_up(room, conn, welcome, since)
             room.presence(newcomer=conn)
         if conn.seat is not None:

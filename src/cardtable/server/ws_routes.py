@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -19,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from cardtable.server.connections import Connection
 from cardtable.server.limits import client_address
 from cardtable.server.messages import (
+    INCOMING,
     BackMessage,
     ChatMessage,
     HintMessage,
@@ -27,13 +30,12 @@ from cardtable.server.messages import (
     PingMessage,
     Pong,
     RematchMessage,
-    check_size,
     error_message,
-    parse_json,
     read_message,
 )
+from cardtable.server.reading import check_size, parse_json
 from cardtable.server.refusals import Refusal
-from cardtable.server.rooms import Room
+from cardtable.server.room import Room
 from cardtable.server.service import TableService
 
 log = logging.getLogger("cardtable.server")
@@ -42,6 +44,9 @@ log = logging.getLogger("cardtable.server")
 # close code it is dropped with (4000 + limit/rate's HTTP status)
 MAX_STRIKES = 200
 CLOSE_RATE = 4429
+
+#: what handles one type of incoming message
+Handler = Callable[[Room, Connection, Any], Awaitable[None]]
 
 
 def router(service: TableService) -> APIRouter:
@@ -135,32 +140,46 @@ def router(service: TableService) -> APIRouter:
                 while (await websocket.receive())["type"] != "websocket.disconnect":
                     pass
 
+    async def on_ping(room: Room, conn: Connection, message: PingMessage) -> None:
+        conn.push(Pong())
+
+    async def on_move(room: Room, conn: Connection, message: MoveMessage) -> None:
+        if conn.seat is None:
+            raise Refusal("auth/bad-token", "spectators cannot move; take a seat")
+        await service.play(room, conn.seat, message.move, message.version)
+
+    async def on_back(room: Room, conn: Connection, message: BackMessage) -> None:
+        if conn.seat is None:
+            raise Refusal("auth/bad-token", "spectators have no seat to take back")
+        await service.back(room, conn.seat)
+        service.jobs.kick(room)
+
+    async def on_hint(room: Room, conn: Connection, message: HintMessage) -> None:
+        if conn.seat is not None:
+            await service.back(room, conn.seat)
+        asyncio.get_running_loop().create_task(hint(room, conn))
+
+    async def on_rematch(room: Room, conn: Connection, message: RematchMessage) -> None:
+        await service.rematch(room, conn)
+
+    async def on_chat(room: Room, conn: Connection, message: ChatMessage) -> None:
+        await service.chat.say(room, conn, message)
+
+    async def on_mute(room: Room, conn: Connection, message: MuteMessage) -> None:
+        await service.chat.mute(room, conn, message)
+
+    # every incoming type (messages.INCOMING) and what handles it
+    handlers: dict[str, Handler] = {
+        "ping": on_ping, "move": on_move, "back": on_back, "hint": on_hint,
+        "rematch": on_rematch, "chat": on_chat, "mute": on_mute}
+    assert handlers.keys() == INCOMING.keys(), "a message type without its handler"
+
     async def handle(room: Room, conn: Connection, text: str | bytes) -> None:
         if isinstance(text, bytes):
             check_size(text, settings.max_message)
             raise Refusal("message/bad", "send JSON text messages, not binary ones")
         message = read_message(parse_json(text, settings.max_message))
-        if isinstance(message, PingMessage):
-            conn.push(Pong())
-        elif isinstance(message, MoveMessage):
-            if conn.seat is None:
-                raise Refusal("auth/bad-token", "spectators cannot move; take a seat")
-            await service.play(room, conn.seat, message.move, message.version)
-        elif isinstance(message, BackMessage):
-            if conn.seat is None:
-                raise Refusal("auth/bad-token", "spectators have no seat to take back")
-            await service.back(room, conn.seat)
-            service.jobs.kick(room)
-        elif isinstance(message, HintMessage):
-            if conn.seat is not None:
-                await service.back(room, conn.seat)
-            asyncio.get_running_loop().create_task(hint(room, conn))
-        elif isinstance(message, RematchMessage):
-            await service.rematch(room, conn)
-        elif isinstance(message, ChatMessage):
-            await service.chat.say(room, conn, message)
-        elif isinstance(message, MuteMessage):
-            await service.chat.mute(room, conn, message)
+        await handlers[message.type](room, conn, message)
 
     async def hint(room: Room, conn: Connection) -> None:
         try:

@@ -239,15 +239,15 @@ class ChatRow:
 
 @dataclass
 class TableRow:
+    """A stored table: its game log (a table is dealt from its seed) plus its seats,
+    status, chat and clock."""
+
     id: str
-    game: str
-    options: dict[str, Any]
-    seed: int
+    log: GameLog
     takeover_after: float | None
     status: str
     version: int
     seats: list[SeatRow]
-    moves: list[tuple[int, str]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     created: str = field(default_factory=now)
     owner: str | None = None
@@ -260,11 +260,6 @@ class TableRow:
     #: the number of the table's last chat line
     chat_count: int = 0
     clock: str | None = None
-
-    @property
-    def log(self) -> GameLog:
-        """The stored table's game log (a table is a log plus its seats and status)."""
-        return GameLog(self.game, dict(self.options), self.seed, None, tuple(self.moves))
 
 
 def _append_sql(postgres: bool, over: bool) -> tuple[str, str]:
@@ -309,7 +304,8 @@ class Store:
     def create_table(self, conn: Connection, row: TableRow) -> None:
         stamp = now(precise=True)
         conn.execute(tables.insert().values(
-            id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
+            id=row.id, game=row.log.game, options=json.dumps(row.log.options),
+            seed=row.log.seed,
             takeover_after=row.takeover_after, status=row.status, version=row.version,
             result=None, created=row.created, updated=stamp, owner=row.owner,
             chat=row.chat, clock=row.clock))
@@ -469,11 +465,11 @@ class Store:
         mutes = conn.execute(sa.select(chat_mutes.c.seat, chat_mutes.c.muted)
                              .where(chat_mutes.c.table_id == r.id)).all()
         return TableRow(
-            id=r.id, game=r.game, options=json.loads(r.options), seed=r.seed,
+            id=r.id, log=GameLog(r.game, json.loads(r.options), r.seed, None,
+                                 tuple((m.seat, m.notation) for m in move_rows)),
             takeover_after=r.takeover_after, status=r.status, version=r.version,
             seats=[SeatRow(s.kind, s.name, s.bot, json.loads(s.settings), s.token_hash,
                            s.player_id) for s in seat_rows],
-            moves=[(m.seat, m.notation) for m in move_rows],
             result=json.loads(r.result) if r.result else None, created=r.created,
             owner=r.owner, rematch=r.rematch, chat=bool(r.chat), chat_lines=lines,
             mutes=[(m.seat, m.muted) for m in mutes], chat_count=count or 0,

@@ -54,6 +54,7 @@ DECLARATION = Declaration(
                         "for 3-5, 3 for 6-8, 4 for 9-12; at least enough for round 11)."),
     ),
     phases=("draw", "discard"),
+    blurb="Draw and discard to lay your hand out in melds; the wild card changes every round.",
 )
 
 ROUNDS = 11
@@ -197,8 +198,9 @@ class ThreeThirteenGame(Game):
         self.solver: MeldSolver = solver(self.options["aces"], self.options["face_values"])
 
     def _facts(self) -> dict[str, Any]:
-        """3.2: the wild rank of each round, round 1 first."""
-        return {"wild_ranks": [RANKS[wild_rank(r)] for r in range(1, ROUNDS + 1)]}
+        """3.2: the rounds, and the wild rank of each, round 1 first."""
+        return {"rounds": ROUNDS,
+                "wild_ranks": [RANKS[wild_rank(r)] for r in range(1, ROUNDS + 1)]}
 
     def setup(self, **position: Any) -> ThreeThirteenState:
         """The start of a round, as API.md's Positions say; omitted keys drawn from ``seed``."""

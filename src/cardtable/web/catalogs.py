@@ -59,6 +59,8 @@ def declaration_messages() -> dict[str, list[tuple[str, int]]]:
     for decl in declarations():
         where = [(f"declaration:{decl.name}", 0)]
         found.setdefault(decl.title, []).extend(where)
+        if decl.blurb:
+            found.setdefault(decl.blurb, []).extend(where)
         for option in decl.options:
             if option.help:
                 found.setdefault(option.help, []).extend(where)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import cardtable
 from cardtable import records
+from cardtable.core import part
 
 __all__ = ["MAX_ACTIONS", "MAX_DEALS", "RecordTooLong", "answer_bytes", "replay_json",
            "review_json"]
@@ -69,20 +71,17 @@ def review_json(record: records.Record) -> dict[str, Any]:
     RecordTooLong over ``MAX_ACTIONS`` moves or ``MAX_DEALS`` deals."""
     if not record.finished:
         raise records.RecordError("only a finished game is reviewed: its hands are then open")
-    if record.game != "drawbridge":
+    if not cardtable.declaration(record.game).review:
         return {"game": record.game, "deals": []}
-    from cardtable.drawbridge.game import DrawBridgeState
-    from cardtable.drawbridge.review import review
-
     _short_enough(record, "review")
     final = record.log.replay()
-    assert isinstance(final, DrawBridgeState)
-    deals = final.deal_number
+    reviewer = part(type(final), "review")   # the game's package's review module
+    deals = reviewer.deals(final)
     if deals > MAX_DEALS:
         raise RecordTooLong(f"a review takes matches of at most {MAX_DEALS} deals; this one "
                             f"has {deals}")
     return {"game": record.game,
-            "deals": [deal.to_json() for deal in review(records.positions(record))]}
+            "deals": [deal.to_json() for deal in reviewer.review(records.positions(record))]}
 
 
 def answer_bytes(asked: tuple[str, records.Record]) -> bytes:

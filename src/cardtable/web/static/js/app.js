@@ -283,16 +283,6 @@ async function lobby() {
 
 // ------------------------------------------------------------------ the games, play now
 
-/** How a game plays, in one line. */
-function gameLine(game) {
-  switch (game) {
-    case "sequence": return _("Play a card, put a chip on its cell: five in a row make a sequence.");
-    case "drawbridge": return _("Two players: win tricks to draw the cards, then bid and play them out.");
-    case "threethirteen": return _("Draw and discard to lay your hand out in melds; the wild card changes every round.");
-    default: return "";
-  }
-}
-
 /** Each game as a site shows it: its table's picture, a line on how it plays, its bot
  *  levels with how strong each is, "play now against a bot" in one click, and "more
  *  options" (the full form below). */
@@ -330,7 +320,7 @@ function gamePicker(games, levels, nameBox, moreOptions) {
       h("img", { src: `/static/img/${g.name}.svg`, alt: _("A table of {game}", { game: gameTitle(g.name) }), width: 164, height: 88 }),
       h("div", { class: "game-card-body" },
         h("h3", {}, gameTitle(g.name)),
-        h("p", { class: "game-line" }, gameLine(g.name)),
+        h("p", { class: "game-line" }, g.blurb ? _(g.blurb) : ""),
         levelSelect ? h("label", { class: "level-choice" }, _("Bot level"), " ", levelSelect) : null,
         strength,
         h("div", { class: "row-buttons" },

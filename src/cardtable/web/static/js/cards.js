@@ -4,7 +4,6 @@
 
 export const SUITS = "SHDC";
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const RANK_ORDER = "A23456789TJQK";
 const RED = "#c62828";
 const BLACK = "#1b1b1b";
 

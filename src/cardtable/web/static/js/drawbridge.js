@@ -8,16 +8,19 @@ import { FLY_MS, arrive, rectOf, sweep } from "./motion.js";
 
 export const example = "QH";
 
-const STRAINS = ["C", "D", "H", "S", "NT"];
-const CALL = /^([1-7](C|D|H|S|NT)|pass|double|redouble)$/i;
-
-function isCall(move, before) {
-  return before ? before.phase === "auction" : CALL.test(move) && !/^[2-7][SHDC]$/i.test(move);
+/** Whether `move` is a call: in the auction (when the phase is known), else a bid of the
+ *  game's call grid or pass, double, redouble that is no card's notation ("2S" is a card). */
+function isCall(move, before, page) {
+  if (before) return before.phase === "auction";
+  const { levels, strains } = page.table.game_info;
+  const bids = levels.flatMap((level) => strains.map((strain) => `${level}${strain}`));
+  return (["pass", "double", "redouble"].includes(move) || bids.includes(move.toUpperCase()))
+    && !/^[2-9TJQKA][SHDC]$/i.test(move);
 }
 
 export function moveText(move, page, before = null) {
   const view = before || (page && page.view);
-  if (isCall(move, view)) {
+  if (isCall(move, view, page)) {
     switch (move) {
       case "pass": return _("pass");
       case "double": return _("double");
@@ -217,8 +220,9 @@ function auctionBox(page, v, legal) {
   box.append(h("h3", {}, _("Auction")), calls);
   if (v.phase !== "auction") return box;
   const grid = h("div", { class: "bid-grid", role: "group", "aria-label": _("Bids") });
-  for (let level = 1; level <= 7; level++) {
-    for (const strain of STRAINS) {
+  const { levels, strains } = page.table.game_info;   // the call grid, the game's own
+  for (const level of levels) {
+    for (const strain of strains) {
       const call = `${level}${strain}`;
       const ok = legal.includes(call);
       const hinted = page.hint && page.hint.move === call ? "hinted" : "";

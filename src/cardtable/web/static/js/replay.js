@@ -153,7 +153,7 @@ export class ReplayPage {
     this.show(Number.isInteger(at) && at > 0 ? Math.min(at, this.positions.length - 1) : 0);
     document.addEventListener("keydown", this.keys);
     window.cardtable = { replay: this };   // for the browser tests
-    if (this.table.game === "drawbridge") {
+    if (this.table.game_info.review) {
       // a table's review, or a record file's (POST /api/review with the same file)
       this.loadReview(this.given ? () => reviewOfFile(this.given.file) : () => api("GET", `${table}/review`));
     }

@@ -2,7 +2,7 @@
 
 import { _ } from "./i18n.js";
 import { h } from "./dom.js";
-import { TEAM_COLOURS, TEAM_SHAPES, cardSVG, cardText, chipSVG, cornerSVG, miniCardSVG, rankOf } from "./cards.js";
+import { TEAM_COLOURS, TEAM_SHAPES, cardSVG, cardText, chipSVG, cornerSVG, miniCardSVG } from "./cards.js";
 import { FLY_MS, arrive, drop, fly, lift, lineThrough, rectOf, runThrough } from "./motion.js";
 
 export const example = "7H c4";
@@ -30,18 +30,21 @@ function teamOf(page, seat) {
   return page.table.game_info.teams[seat];
 }
 
-const ONE_EYED = ["JS", "JH"];
+/** What a card does, "wild" or "remove" (a jack), else undefined: the game's `card_roles`. */
+function roleOf(page, card) {
+  return page.table.game_info.card_roles[card];
+}
 
-export function moveText(move) {
+export function moveText(move, page) {
   const words = move.split(" ");
   if (words[0] === "pass") return _("pass");
   if (words[0] === "dead") return _("exchange the dead card {card}", { card: cardText(words[1]) });
-  if (ONE_EYED.includes(words[0])) return _("{card}: remove the chip on {cell}", { card: cardText(words[0]), cell: words[1] });
+  if (roleOf(page, words[0]) === "remove") return _("{card}: remove the chip on {cell}", { card: cardText(words[0]), cell: words[1] });
   return _("{card} on {cell}", { card: cardText(words[0]), cell: words[1] });
 }
 
-export function describe(event) {
-  let text = moveText(event.move);
+export function describe(event, page) {
+  let text = moveText(event.move, page);
   if (event.drawn && event.drawn.length) {
     text += " · " + _("drew {cards}", { cards: event.drawn.map(cardText).join(" ") });
   }
@@ -160,7 +163,7 @@ export function render(page, area) {
       },
     }, h("span", { html: cardSVG(card) }), fresh ? h("span", { class: "tag new-tag" }, _("new")) : null,
     dead ? h("span", { class: "tag" }, _("dead")) : null,
-    rankOf(card) === "J" ? h("span", { class: "tag" }, ONE_EYED.includes(card) ? _("remove") : _("wild")) : null));
+    roleOf(page, card) ? h("span", { class: "tag" }, roleOf(page, card) === "remove" ? _("remove") : _("wild")) : null));
   });
   const actions = h("div", { class: "actions" });
   if (selected && legal.includes(`dead ${selected}`)) {

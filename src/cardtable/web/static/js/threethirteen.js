@@ -47,9 +47,9 @@ export function seatInfo(page, seat) {
 
 /** The score sheet by round number, from the view's `round_scores`: the penalties of the
  * last rounds completed (all of them unless the match was set up at a later round). */
-function sheetOf(view) {
+function sheetOf(page, view) {
   const rows = view.round_scores || [];
-  const completed = view.is_terminal ? 11 : view.round - 1;
+  const completed = view.is_terminal ? page.table.game_info.rounds : view.round - 1;
   const sheet = {};
   rows.forEach((row, i) => { sheet[completed - rows.length + 1 + i] = row; });
   return sheet;
@@ -85,7 +85,7 @@ export function render(page, area) {
   const wild = v.wild_rank;
 
   area.append(h("div", { class: "info-line" },
-    h("span", { id: "round" }, _("Round {n} of 11", { n: v.round })),
+    h("span", { id: "round" }, _("Round {n} of {rounds}", { n: v.round, rounds: page.table.game_info.rounds })),
     h("span", { class: "wild-rank", id: "wild-rank" }, _("Wild: {rank}", { rank: rankText(wild) })),
     h("span", {}, phaseLabel(v.phase))));
 
@@ -204,12 +204,12 @@ export function render(page, area) {
       h("span", { class: "penalty" }, _("Penalty: {n}", { n: shown.penalty }))))));
   }
 
-  // the score sheet of the 11 rounds
+  // the score sheet of every round
   const seats = (page.table.seats || []).length || v.hand_sizes.length;
-  const rows = sheetOf(v);
+  const rows = sheetOf(page, v);
   const sheet = h("table", { class: "score-sheet", id: "score-sheet", "aria-label": _("Score sheet") },
     h("tr", {}, h("th", {}, _("Round")), ...Array.from({ length: seats }, (_x, s) => h("th", {}, page.seatName(s)))));
-  for (let r = 1; r <= 11; r++) {
+  for (let r = 1; r <= page.table.game_info.rounds; r++) {
     const row = rows[r];
     sheet.append(h("tr", { class: r === v.round && !v.is_terminal ? "current" : "" },
       h("td", {}, `${r} (${rankText(wildOf(page, r))})`),

@@ -20,6 +20,10 @@ One core (numba's kernels are single-threaded). Figures, each the median of ``--
   masks included;
 - memory per game: the engine's arrays, and with the observation and mask of one step.
 
+Before any timing, ``warm_up`` calls everything measured once, untimed: numba compiles each
+kernel at its first call (seconds), and the scalar engine's first game builds its tables;
+the report says how long that took (``warm_up_seconds``).
+
 Ratios against the scalar engine in the same run are what to compare across machines.
 """
 
@@ -116,6 +120,17 @@ def gym_steps_per_s(players: int, n: int, seconds: float, game: str = "sequence"
     return timed(step, n, seconds)
 
 
+def warm_up(engine: Engine, game: str, players: int) -> float:
+    """One call of each thing measured, untimed (numba compiles a kernel at its first call;
+    the scalar engine builds its tables in its first game); the seconds it took."""
+    start = time.perf_counter()
+    run_once(game, players, 0.01, 0)                     # at least one whole scalar game
+    for learner in (False, True):
+        batched(engine, 2, 0.0, learner)
+    gym_steps_per_s(players, 2, 0.0, game)
+    return time.perf_counter() - start
+
+
 def memory_per_game(engine: Engine) -> dict[str, int]:
     batch = engine.init(np.arange(1024))
     state = sum(a.nbytes for a in batch) // 1024
@@ -127,6 +142,7 @@ def run(players: int, sizes: list[int], seconds: float, runs: int,
         gym_envs: int, game: str = "sequence") -> dict[str, Any]:
     engine = make_engine(game, players)
     players = engine.num_players
+    warm = warm_up(engine, game, players)
     scalar = [scalar_steps_per_s(players, seconds, 1000 * k, game) for k in range(runs)]
     rows = []
     for n in sizes:
@@ -145,7 +161,8 @@ def run(players: int, sizes: list[int], seconds: float, runs: int,
         row["learner_x_scalar"] = round(row["learner_steps_per_s"] / base, 1)
     return {"game": game, "players": players, "scalar_steps_per_s": round(base),
             "batches": rows, "gym_envs": gym_envs, "gym_env_steps_per_s": round(gym),
-            "gym_x_scalar": round(gym / base, 1), "memory_per_game": memory_per_game(engine)}
+            "gym_x_scalar": round(gym / base, 1), "memory_per_game": memory_per_game(engine),
+            "warm_up_seconds": round(warm, 2)}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -132,6 +133,7 @@ def vector(report: Report) -> None:
         assert row["engine_steps_per_s"] > 0 and row["learner_steps_per_s"] > 0
         assert row["engine_x_scalar"] > 0
     assert report["memory_per_game"]["state_bytes"] > 0
+    assert report["warm_up_seconds"] > 0
 
 
 def views(report: Report) -> None:
@@ -199,6 +201,36 @@ def test_the_vector_bench_runs_for_three_thirteen() -> None:
     report = run_bench("vector.py", *args, "--game", "threethirteen")
     check(report)
     assert report["game"] == "threethirteen"
+
+
+def test_the_vector_bench_warms_up_before_it_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """#36: every kernel measured, the Gymnasium environment and the scalar engine run once,
+    untimed, before the first timing (numba compiles a kernel at its first call)."""
+    pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
+    monkeypatch.syspath_prepend(str(BENCH))
+    bench = importlib.import_module("vector")
+    events: list[str] = []
+    real_warm_up, real_timed, real_run_once = bench.warm_up, bench.timed, bench.run_once
+
+    def warm_up(*args: Any) -> float:
+        events.append("warm up")
+        return real_warm_up(*args)
+
+    def timed(*args: Any) -> float:
+        events.append("timed")
+        return real_timed(*args)
+
+    def run_once(*args: Any) -> Any:
+        events.append("scalar")
+        return real_run_once(*args)
+
+    monkeypatch.setattr(bench, "warm_up", warm_up)
+    monkeypatch.setattr(bench, "timed", timed)
+    monkeypatch.setattr(bench, "run_once", run_once)
+    report = bench.run(2, [1], 0.01, 1, 2, "sequence")
+    first = events.index("warm up")
+    assert first == 0 and "timed" in events[first + 1:] and events.count("warm up") == 1
+    assert report["warm_up_seconds"] > 0
 
 
 @pytest.mark.slow

@@ -83,3 +83,12 @@ def test_the_site_navigation_leaves_out_pages_not_written_yet(tmp_path: Path) ->
            {"API": [{"Guide": "api.md"}, {"Home again": "index.md"}]}]
     config = hooks.on_config({"nav": nav, "docs_dir": str(tmp_path)})
     assert config["nav"] == [{"Home": "index.md"}, {"API": [{"Home again": "index.md"}]}]
+
+
+@pytest.mark.parametrize("page", ["envs.md", "training.md"])
+def test_the_research_pages_install_alike(page: str) -> None:
+    """#36: envs.md said ``pip install 'cardtable[rl]'``, training.md only
+    ``pip install -e '.[rl]'``: each says both, from a package index and from a clone."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    assert "pip install 'cardtable[rl]'" in text and "pip install -e '.[rl]'" in text
+    assert "pip install 'cardtable[vector" in text and "pip install -e '.[vector" in text

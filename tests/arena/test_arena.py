@@ -262,6 +262,18 @@ def _arena(*args: str) -> Result:
     return CliRunner().invoke(main, ["arena", "sequence", *args])
 
 
+def test_the_help_lists_every_bot_kind() -> None:
+    """#36: --help named four of the kinds by hand; it lists the registry's."""
+    from cardtable.bots import KINDS, YARDSTICKS
+
+    result = CliRunner().invoke(main, ["arena", "--help"], terminal_width=1000,
+                                max_content_width=1000)
+    assert result.exit_code == 0
+    listed = result.output.split("in turn: ")[1].split(";")[0]
+    for kind in (*KINDS, *YARDSTICKS):
+        assert kind in listed.replace(",", " ").split(), (kind, listed)
+
+
 def test_the_command_labels_bots_and_resumes_a_cut_arena(tmp_path: Path) -> None:
     path = tmp_path / "a.jsonl"
     args = ["--bots", "heuristic,quick=ismcts:iterations=5", "--games", "6", "--seed", "3",
@@ -281,7 +293,9 @@ def test_the_command_labels_bots_and_resumes_a_cut_arena(tmp_path: Path) -> None
     again = _arena(*args, "--out", str(path))
     assert again.exit_code == 2 and "--resume" in again.output
     other = _arena(*args[:-1], "--seed", "4", "--resume", str(path))
-    assert other.exit_code == 2 and "another arena (seed differ)" in other.output
+    assert other.exit_code == 2 and "another arena (seed differs);" in other.output
+    both = _arena(*args[:-1], "--seed", "4", "--games", "8", "--resume", str(path))
+    assert both.exit_code == 2 and "another arena (games, seed, tasks differ);" in both.output
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])

@@ -37,6 +37,18 @@ def test_every_game_is_registered() -> None:
         assert GYM_IDS[name] in gymnasium.registry
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_render_shows_the_table_and_the_learner_s_hand_only(name: str) -> None:
+    """#36: the render shows the learner's hand, never another seat's."""
+    env = gymnasium.make(GYM_IDS[name], render_mode="ansi", seat=1)
+    env.reset(seed=3)
+    state = env.unwrapped.game_state
+    text = env.render()
+    assert text.startswith(str(state)) and "seat 1 to act" in text
+    assert f"seat 1 hand: {' '.join(state.view(1)['hand'])}" in text
+    assert "seat 0 hand" not in text and text.count(" hand: ") == 1
+
+
 def play(env: Any, seed: int) -> tuple[float, int, bool, bool]:
     """A random learner through one episode: (reward, learner steps, terminated, truncated)."""
     rng = random.Random(seed)

@@ -95,6 +95,48 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_cardtable_sequence(max_moves=0)")
 
 
+@pytest.mark.parametrize(("game_string", "zero_sum"), [
+    ("python_cardtable_sequence", True),
+    ("python_cardtable_sequence(players=4)", True),
+    ("python_cardtable_sequence(players=6)", True),
+    ("python_cardtable_sequence(players=3)", False),
+    ("python_cardtable_sequence(players=6,teams=3)", False),
+    ("python_cardtable_drawbridge", True),
+    ("python_cardtable_threethirteen", True),
+    ("python_cardtable_threethirteen(players=3)", False),
+])
+def test_two_sided_games_are_zero_sum(game_string: str, zero_sum: bool) -> None:
+    """#36: two-player Sequence and Three Thirteen said GENERAL_SUM, which keeps
+    OpenSpiel's zero-sum algorithms (CFR's exploitability, minimax) off them."""
+    if not known(game_string):
+        pytest.skip("game not registered")
+    game = pyspiel.load_game(game_string)
+    kind = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.get_type().utility == kind
+    assert pyspiel.load_game(str(game)).get_type().utility == kind
+    assert pickle.loads(pickle.dumps(game)).get_type().utility == kind
+    if zero_sum:
+        assert game.utility_sum() == 0.0
+
+
+class _Tie:
+    """A finished game every seat won (a Three Thirteen tie on the lowest total)."""
+
+    is_terminal = True
+    winners = (0, 1)
+
+    def returns(self) -> list[float]:
+        return [1.0, 1.0]
+
+
+def test_a_game_every_seat_wins_is_a_draw() -> None:
+    """Zero-sum holds in Three Thirteen's ties too: both seats lowest is all returns 0."""
+    game = pyspiel.load_game("python_cardtable_threethirteen")
+    state = game.new_initial_state()
+    state.held = cardtable.envs.openspiel._Held(_Tie())  # type: ignore[arg-type]
+    assert state.returns() == [0.0, 0.0]
+
+
 def test_the_seed_bytes_deal_the_game() -> None:
     game = pyspiel.load_game("python_cardtable_sequence")
     state = game.new_initial_state()

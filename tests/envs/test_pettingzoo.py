@@ -53,6 +53,26 @@ def test_render_test(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "to act" in capsys.readouterr().out  # "human" prints the table
 
 
+def test_draw_bridge_renders_the_table_and_every_hand() -> None:
+    """#36: Draw Bridge's "ansi" render was the state's repr, with no card in it."""
+    if "drawbridge" not in GAMES:
+        pytest.skip("Draw Bridge is not registered")
+    env = module("drawbridge").env(render_mode="ansi")
+    env.reset(seed=1)
+    rng = random.Random(1)
+    state = env.unwrapped.game_state
+    while state.phase != "play" or not state.cards_played % 2:  # a card on the table
+        obs = env.observe(env.agent_selection)
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    text = env.render()
+    assert text.startswith("Draw Bridge, deal 1")
+    for seat in (0, 1):  # the environment holds every agent: every hand shows
+        assert f"seat {seat} hand: {' '.join(state.view(seat)['hand'])}" in text
+    contract = state.view(None)["contract"]
+    assert f"contract: {contract['level']}{contract['strain']}" in text
+    assert "auction: seat" in text and "trick: seat" in text and "match scores 0-0" in text
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_rewards_are_the_returns_of_the_game(name: str) -> None:
     env = module(name).env(max_moves=None, **next(o for n, o in CONFIGS if n == name))

@@ -25,6 +25,22 @@ def test_training_writes_a_curve_with_paired_intervals(tmp_path: Path) -> None:
             assert 0.0 <= r["score"] <= 1.0 and r["low"] <= r["score"] <= r["high"]
 
 
+def test_the_curve_s_intervals_stay_inside_0_and_1() -> None:
+    """#36: a normal interval ran past 1 (and was zero-wide) when nearly every deal was
+    won; the arena's paired interval (Wilson's over deals) stays inside [0, 1]."""
+    np = pytest.importorskip("numpy")
+    from cardtable.arena.ratings import paired_interval
+
+    for scores in (np.ones((50, 2)), np.zeros((50, 2)),
+                   np.array([[1.0, 1.0]] * 48 + [[0.5, 0.0], [1.0, 0.5]])):
+        point = train.paired(scores)
+        assert 0.0 <= point["low"] <= point["score"] <= point["high"] <= 1.0
+        assert point["low"] < point["high"]  # honest: not zero-wide when all deals agree
+        mean, low, high = paired_interval(scores.mean(axis=1).tolist())
+        assert point == {"score": round(mean, 4), "low": round(low, 4),
+                         "high": round(high, 4)}
+
+
 def test_a_learned_policy_moves_only_legally() -> None:
     np = pytest.importorskip("numpy")
     policy = train.Policy(3, 4, np.ones(3))

@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 import cardtable  # noqa: E402
 import cardtable.envs  # noqa: E402  (registers the Gymnasium ids)
 import cardtable.vector  # noqa: E402
-from cardtable.core import IllegalMoveError, OptionsError  # noqa: E402
+from cardtable.core import IllegalMoveError, InvalidActionError, OptionsError  # noqa: E402
 from cardtable.vector import SelfPlay, VectorEngine, make  # noqa: E402
 from cardtable.vector.gym import GameVectorEnv  # noqa: E402
 
@@ -244,6 +244,54 @@ def test_actions_must_be_integer_ids(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_bad_action_id_gets_one_error_everywhere(name: str) -> None:
+    """#36: the engine's step said "actions[2] is 529, not an action id" and the vector
+    environment "action ids are 0..528"; now the engine, SelfPlay and the vector
+    environment refuse an id past the action space, or a float, with one error and one
+    message."""
+    engine = make(name, **SELF[name])
+    n = engine.num_actions
+    batch = engine.init(np.arange(4))
+    play = SelfPlay(game=name, **SELF[name])
+    state = play.init(np.arange(4))
+    env = GameVectorEnv(num_envs=4, game=name, **QUICK[name])
+    _, info = env.reset(seed=1)
+    steps = {"engine": lambda a: engine.step(batch, a),
+             "selfplay": lambda a: play.step(state, a),
+             "env": lambda a: env.step(a)}
+    for actions, message in ((np.array([0, 0, n, 0]), f"actions[2] is {n}, not an action id "
+                              f"(0..{n - 1}); nothing was played"),
+                             (np.zeros(4), "actions must be integer action ids, not float64")):
+        for where, step in steps.items():
+            with pytest.raises(InvalidActionError) as refused:
+                step(actions)
+            assert str(refused.value) == message, where
+    # an id that is an action but not legal now stays an IllegalMoveError in the engine
+    # and SelfPlay (SelfPlay plays no row then) and ends that game in the environment
+    before = copy(state.batch)
+    illegal = np.where(state.legal_action_mask, n, np.arange(n)).min(axis=1)
+    with pytest.raises(IllegalMoveError, match="row 0: action .* not legal now"):
+        play.step(state, illegal)
+    assert same(before, state.batch)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_opponents_policy_actions_are_checked(name: str) -> None:
+    """#36: a batched opponent's float actions were truncated to ids, and a wrong shape
+    gave NumPy's broadcasting error."""
+    for policy, error, message in (
+            (lambda o, m: m.argmax(axis=1) + 0.5, InvalidActionError,
+             "the opponents' actions must be integer action ids, not float64"),
+            (lambda o, m: np.zeros(len(m) + 1, np.int64), ValueError,
+             r"the opponents' actions must have shape \(\d+,\), not \(\d+,\)"),
+            (lambda o, m: np.full(len(m), 10**6), InvalidActionError,
+             r"the opponents' actions\[0\] is 1000000, not an action id \(0\.\.\d+\)$")):
+        env = GameVectorEnv(num_envs=4, game=name, seat=1, opponents=policy, **QUICK[name])
+        with pytest.raises(error, match=message):
+            env.reset(seed=3)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_seats_and_row_indices_are_checked(name: str) -> None:
     engine = make(name)
     batch = engine.init(np.arange(4))
@@ -407,7 +455,7 @@ def test_an_illegal_action_ends_that_episode_only(name: str) -> None:
     _, rewards, terminated, _, info = env.step(actions)
     assert rewards[1] == -5.0 and terminated[1]
     assert info["_final_obs"].tolist() == [False, True, False, False]
-    with pytest.raises(ValueError, match="action ids"):
+    with pytest.raises(InvalidActionError, match=r"actions\[0\] is .*, not an action id"):
         env.step(np.full(4, env.engine.num_actions))
     with pytest.raises(ValueError, match="integer action ids"):
         env.step(actions + 0.5)

@@ -61,7 +61,8 @@ class ResultsFile:
             old, self.done = read_results(path)
             if old != head:
                 changed = sorted(k for k in head if old.get(k) != head[k])
-                raise OptionsError(f"{path} holds another arena ({', '.join(changed)} differ); "
+                verb = "differs" if len(changed) == 1 else "differ"
+                raise OptionsError(f"{path} holds another arena ({', '.join(changed)} {verb}); "
                                    "resume with the command that wrote it")
             self._rewrite(head)
         else:

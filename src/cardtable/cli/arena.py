@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from cardtable.bots import KINDS, YARDSTICKS
 from cardtable.cli.options import (
     UserError,
     describe,
@@ -27,11 +28,11 @@ FILE = click.Path(dir_okay=False, path_type=Path)
 @click.command()
 @game_argument
 @click.option("--bots", "-b", default="heuristic,random", show_default=True,
-              help="Comma-separated bots to match up, each pair in turn: random, heuristic, "
-              "heuristic-v1 (the frozen yardstick), ismcts; with settings and an optional "
-              "label (ismcts:iterations=5000, deep=ismcts:iterations=5000:rollout=random); "
-              "or an outside bot by import path (mypkg.bots:make, called with seed= and "
-              "the settings).")
+              help="Comma-separated bots to match up, each pair in turn: "
+              + ", ".join((*KINDS, *(f"{y} (a frozen yardstick)" for y in YARDSTICKS)))
+              + "; with settings and an optional label (ismcts:iterations=5000, "
+              "deep=ismcts:iterations=5000:rollout=random); or an outside bot by import "
+              "path (mypkg.bots:make, called with seed= and the settings).")
 @players_option
 @click.option("--games", "-n", "count", type=click.IntRange(min=1), default=100,
               show_default=True, help="Games per pair of bots (rounded up to an even number: "

@@ -34,6 +34,7 @@ from cardtable.core import (
     OptionSpec,
     PositionError,
     State,
+    part,
 )
 from cardtable.drawbridge.scoring import STRAINS, deal_points
 
@@ -771,6 +772,12 @@ class DrawBridgeState(State):
         contract = self._contract
         self._beats = (BEATS_PLAY[contract.strain] if self._phase == PLAY and contract
                        else BEATS_DRAW[self.game.draw_trick_winner])
+
+    def __str__(self) -> str:
+        """The table as a spectator sees it (view.py): no hand shows, log lines must not
+        leak them."""
+        text: str = part(type(self), "view").render(self)
+        return text
 
     if TYPE_CHECKING:  # the game's view.py and deduce.py answer these (core.part)
         def observation(self, seat: int | None) -> DrawBridgeObservation: ...

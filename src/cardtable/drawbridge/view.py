@@ -108,3 +108,43 @@ def seat_view(state: DrawBridgeState, seat: int | None) -> dict[str, Any]:
         },
         "last_trick": None if obs.last_trick is None else obs.last_trick.to_json(),
     }
+
+
+def render(state: DrawBridgeState) -> str:
+    """The table as text, as a spectator sees it (no hand shows): the deal and its phase,
+    the match scores, the stock, the auction and the contract, the tricks won, the trick
+    on the table and the last one, the hands' sizes (``>`` marks the seat to act)."""
+    v = seat_view(state, None)
+    scores = v["scores"]
+    lines = [f"Draw Bridge, deal {v['deal_number']} (dealer seat {v['dealer']}), "
+             f"{v['phase']} phase; match scores {scores[0]}-{scores[1]} "
+             f"(target {v['target']})"]
+    if v["phase"] == "draw":
+        top = v["stock_top"] or "face down"
+        lines.append(f"stock: {v['stock_size']} cards, top {top}")
+    if v["auction"]:
+        lines.append("auction: " + ", ".join(f"seat {s} {call}" for s, call in v["auction"]))
+    contract = v["contract"]
+    if contract is not None:
+        doubled = ("", "X", "XX")[contract["doubled"]]
+        won = v["tricks_won"]
+        lines.append(f"contract: {contract['level']}{contract['strain']}{doubled} by seat "
+                     f"{contract['declarer']}; tricks won {won[0]}-{won[1]}")
+    lines.append("trick: " + (", ".join(f"seat {s} {c}" for s, c in v["trick"]) or "-"))
+    last = v["last_trick"]
+    if last is not None and last["deal_number"] == v["deal_number"]:
+        lines.append(f"last trick ({last['phase']}): "
+                     + ", ".join(f"seat {s} {c}" for s, c in last["cards"])
+                     + f", won by seat {last['winner']}")
+    deal = v["last_deal"]
+    if deal is not None:
+        what = "passed out" if deal["contract"] is None else (
+            f"{deal['contract']['level']}{deal['contract']['strain']}"
+            f"{('', 'X', 'XX')[deal['contract']['doubled']]} by seat "
+            f"{deal['contract']['declarer']}, {deal['declarer_tricks']} tricks")
+        lines.append(f"deal {deal['deal_number']}: {what}, points "
+                     f"{deal['points'][0]}-{deal['points'][1]}")
+    for seat, size in enumerate(v["hand_sizes"]):
+        mark = ">" if seat == v["current_player"] else " "
+        lines.append(f"{mark} seat {seat}: {size} cards")
+    return "\n".join(lines)

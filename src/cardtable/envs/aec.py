@@ -17,6 +17,7 @@ space raises ValueError.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 import gymnasium
@@ -154,28 +155,39 @@ class CardtableAECEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.agent_selection = agents[(seat + 1) % len(agents)]
 
     def render(self) -> str | None:
-        return render_output(self.render_mode, self.game_state, self.moves)
+        """The table, and every seat's hand: the environment holds every agent."""
+        return render_output(self.render_mode, self.game_state, self.moves,
+                             range(len(self.possible_agents)))
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def render_output(render_mode: str | None, state: State | None, moves: int) -> str | None:
+def render_output(render_mode: str | None, state: State | None, moves: int,
+                  seats: Iterable[int] = ()) -> str | None:
     """What ``render()`` gives: the text in "ansi" mode, printed in "human" mode."""
     if render_mode is None:
         gymnasium.logger.warn("You are calling render method without specifying any "
                               "render mode.")
         return None
-    text = render_text(state, moves) if state else "(not reset)"
+    text = render_text(state, moves, seats) if state else "(not reset)"
     if render_mode == "ansi":
         return text
     print(text)
     return None
 
 
-def render_text(state: State, moves: int) -> str:
-    """The game's own text rendering (``str(state)``), the last move and who acts."""
+def render_text(state: State, moves: int, seats: Iterable[int] = ()) -> str:
+    """The game's own text rendering (``str(state)``: the table as a spectator sees it),
+    the hand of each of ``seats`` (with one seat, also the other hand where that seat has
+    worked it out: Draw Bridge's ``deduced_hand``), the last move and who acts."""
     lines = [str(state)]
+    seats = list(seats)
+    for seat in seats:
+        view = state.view(seat, history=False)
+        lines.append(f"seat {seat} hand: {' '.join(view['hand']) or '-'}")
+        if len(seats) == 1 and view.get("deduced_hand"):
+            lines.append(f"seat {seat} knows the other hand: {' '.join(view['deduced_hand'])}")
     if state.history:
         seat, action = state.history[-1]
         lines.append(f"move {moves}: seat {seat} played {action}")

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -119,8 +120,8 @@ class CardtableGame(pyspiel.Game):
             raise ValueError(f"{PREFIX}{name}: max_moves must be a positive integer")
         self.max_moves: int = max_moves
         self.encoder: Encoder = encoder_for(self.cardtable_game)
-        game_type = _TYPES[name]
-        zero_sum = game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+        zero_sum = _zero_sum(self.cardtable_game)
+        game_type = game_type_of(name, zero_sum)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.cardtable_game.num_distinct_actions,
             max_chance_outcomes=256,
@@ -200,8 +201,10 @@ class CardtableState(pyspiel.State):
         return self.held is not None and (self.truncated or self.held.state.is_terminal)
 
     def returns(self) -> list[float]:
+        """``state.returns()``, except that a game every seat wins (a Three Thirteen tie on
+        the lowest total) is a draw, every return 0, as a game cut at ``max_moves``."""
         n = self.get_game().num_players()
-        if self.held is None or self.truncated:
+        if self.held is None or self.truncated or len(self.held.state.winners) == n:
             return [0.0] * n
         return self.held.state.returns()
 
@@ -300,7 +303,22 @@ def _view(state: State, seat: int | None) -> dict[str, Any]:
     return views[seat]
 
 
+def _zero_sum(game: Game) -> bool:
+    """Whether the returns always sum to 0: two teams (or seats) of equal size, +1 each of
+    one team's seats and -1 each of the other's, or all 0 (a draw, a game every seat
+    wins, a game cut at ``max_moves``). Two-player games always are."""
+    sizes = Counter(game.team_of(seat) for seat in range(game.num_players))
+    return len(sizes) == 2 and len(set(sizes.values())) == 1
+
+
 def game_type(name: str) -> Any:
+    """The type registered for ``name``: ``ZERO_SUM`` only if it is for every player
+    count (a loaded game's own type says it for its options: ``game_type_of``)."""
+    counts = _player_counts(name)
+    return game_type_of(name, max(counts) == 2)
+
+
+def game_type_of(name: str, zero_sum: bool) -> Any:
     counts = _player_counts(name)
     return pyspiel.GameType(
         short_name=PREFIX + name,
@@ -308,8 +326,8 @@ def game_type(name: str) -> Any:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        # +1 per winner, -1 per other seat: zero-sum only when two seats play
-        utility=(pyspiel.GameType.Utility.ZERO_SUM if max(counts) == 2
+        # +1 per winner, -1 per other seat: zero-sum only for two teams of equal size
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
                  else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(counts),

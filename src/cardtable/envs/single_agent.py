@@ -131,7 +131,8 @@ class CardtableGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        return render_output(self.render_mode, self.game_state, self.moves)
+        """The table, and the learner's hand only (what the learner may know)."""
+        return render_output(self.render_mode, self.game_state, self.moves, [self.seat])
 
     def _play_bots(self) -> None:
         assert self.table is not None

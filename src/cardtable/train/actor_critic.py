@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 import cardtable
+from cardtable.arena.ratings import paired_interval
 from cardtable.bots import make
 from cardtable.envs.encoders import encoder_for
 from cardtable.vector.gym import GameVectorEnv
@@ -108,11 +109,10 @@ def _sample(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def paired(scores: np.ndarray) -> dict[str, float]:
-    """Mean score over deals (each the mean of its two seatings) and its 95% interval."""
-    per_deal = scores.mean(axis=1)
-    mean = float(per_deal.mean())
-    half = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal))
-    return {"score": round(mean, 4), "low": round(mean - half, 4), "high": round(mean + half, 4)}
+    """Mean score over deals (each the mean of its two seatings) and its 95% interval, the
+    arena's paired one (Wilson's over deals: it stays inside [0, 1])."""
+    mean, low, high = paired_interval(scores.mean(axis=1).tolist())
+    return {"score": round(mean, 4), "low": round(low, 4), "high": round(high, 4)}
 
 
 def against_random(policy: Policy, deals: int, seed: int) -> dict[str, float]:

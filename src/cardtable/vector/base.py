@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 import cardtable
-from cardtable.core import Game, IllegalMoveError, OptionsError, State
+from cardtable.core import Game, IllegalMoveError, InvalidActionError, OptionsError, State
 from cardtable.envs.encoders import encoder_for
 from cardtable.vector._kernel import seed_rows
 
@@ -166,20 +166,25 @@ class VectorEngine(Generic[B, R]):
         the other rows' actions are not read).
 
         Refuses the whole call with ``IllegalMoveError`` if one action is illegal, with
-        ``ValueError`` if one is not an action id; nothing is played then. An episode that
+        ``InvalidActionError`` (a ``ValueError``) if one is not an action id (the vector
+        environment's error and message for it); nothing is played then. An episode that
         ends (or reaches ``max_moves``) reports its result in the returned results and,
         with ``autoreset``, its row holds the next one at once.
         """
         n = self._check_batch(batch)
         acts = check_actions(actions, n)
         on = _active(active, n)
+        if n and (acts.min() < 0 or acts.max() >= self.num_actions):
+            # an id past the action space is refused before any illegal one, as the
+            # vector environment refuses it (an inactive row's is not read)
+            outside = np.flatnonzero(on & ((acts < 0) | (acts >= self.num_actions)))
+            if outside.size:
+                k = int(outside[0])
+                raise not_an_action("actions", k, int(acts[k]), self.num_actions)
         res = self.empty_results(n)
         bad = self._kernel_step(batch, acts, on, bool(autoreset), res)
         if bad >= 0:
             a = int(acts[bad])
-            if not 0 <= a < self.num_actions:
-                raise ValueError(f"actions[{bad}] is {a}, not an action id "
-                                 f"(0..{self.num_actions - 1}); nothing was played")
             over = batch.over[bad]  # type: ignore[attr-defined]
             what = f"the {self.episode} is over" if over else "it is not legal now"
             raise IllegalMoveError(f"row {bad}: action {a} is refused: {what} "
@@ -264,19 +269,33 @@ class VectorEngine(Generic[B, R]):
         return int(batch[0].shape[0])
 
 
-def check_actions(actions: Any, n: int, num_actions: int | None = None) -> np.ndarray:
-    """``actions`` as a contiguous int64 array of shape (n,); integers only (a float is
-    refused, not truncated), and with ``num_actions`` every id below it."""
+def check_actions(actions: Any, n: int, num_actions: int | None = None,
+                  name: str = "actions", unplayed: bool = True) -> np.ndarray:
+    """``actions`` (called ``name`` in the errors) as a contiguous int64 array of shape
+    (n,); integers only (a float is refused, not truncated: ``InvalidActionError``), and
+    with ``num_actions`` every id below it (``InvalidActionError``, the engine's own
+    message for an id past the action space; ``unplayed``: it says nothing was played)."""
     arr = np.asarray(actions)
     if arr.shape != (n,):
-        raise ValueError(f"actions must have shape ({n},), not {arr.shape}")
+        raise ValueError(f"{name} must have shape ({n},), not {arr.shape}")
     if arr.dtype.kind not in "iu" and arr.size:
-        raise ValueError(f"actions must be integer action ids, not {arr.dtype}")
+        raise InvalidActionError(f"{name} must be integer action ids, not {arr.dtype}")
     acts = np.ascontiguousarray(arr, np.int64)
     # (a uint64 above 2**63 has wrapped below 0)
-    if num_actions is not None and acts.size and (acts.min() < 0 or acts.max() >= num_actions):
-        raise ValueError(f"action ids are 0..{num_actions - 1}")
+    if num_actions is not None and acts.size:
+        bad = np.flatnonzero((acts < 0) | (acts >= num_actions))
+        if bad.size:
+            raise not_an_action(name, int(bad[0]), int(acts[bad[0]]), num_actions, unplayed)
     return acts
+
+
+def not_an_action(name: str, row: int, action: int, num_actions: int,
+                  unplayed: bool = True) -> InvalidActionError:
+    """The one error for an id past the action space, from the engine and the vector
+    environment alike."""
+    return InvalidActionError(f"{name}[{row}] is {action}, not an action id "
+                              f"(0..{num_actions - 1})"
+                              + ("; nothing was played" if unplayed else ""))
 
 
 def _seeds(seeds: Any) -> np.ndarray:

@@ -13,7 +13,9 @@ opponent (docs/envs.md).
 As the scalar environment: the observation is the learner's tensor, the legal
 actions are ``info["action_mask"]`` (int8; also ``envs.action_masks()``), the
 reward is ``state.returns()[seat]`` at the end and 0 before, and an illegal
-action ends that game with ``illegal_reward``. Games reset in the same step
+action ends that game with ``illegal_reward``. What is no action id (a float, an id
+outside the action space) refuses the whole step with the engine's
+``InvalidActionError``, the same message as ``engine.step``. Games reset in the same step
 (``AutoresetMode.SAME_STEP``): ``info["final_obs"]`` holds the learner's last
 observation of each game that ended, where ``info["_final_obs"]`` is True.
 """
@@ -153,8 +155,11 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
             idx = np.flatnonzero(todo)
             if not idx.size:
                 break
-            chosen = np.asarray(policy(engine.observe(batch, rows=idx),
-                                       engine.legal_mask(batch, rows=idx)), np.int64)
+            # checked as the learner's actions are: a float is refused, not truncated
+            chosen = check_actions(policy(engine.observe(batch, rows=idx),
+                                          engine.legal_mask(batch, rows=idx)),
+                                   len(idx), engine.num_actions, "the opponents' actions",
+                                   unplayed=False)
             acts = np.zeros(self.num_envs, np.int64)
             acts[idx] = chosen
             # a game that ends or reaches max_moves on this move is reported by step

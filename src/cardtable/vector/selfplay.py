@@ -78,7 +78,10 @@ class SelfPlay:
         return state
 
     def step(self, state: SelfPlayState, actions: Any) -> SelfPlayState:
-        """Play each row's action for its seat to act (an illegal one raises, nothing played)."""
+        """Play each row's action for its seat to act. One illegal action refuses the whole
+        step with ``IllegalMoveError`` naming the row, one that is no action id (a float,
+        an id outside the action space) with ``InvalidActionError``, as ``engine.step``;
+        then no row is played and ``state`` is as it was."""
         if not isinstance(state, SelfPlayState):
             raise ValueError(f"state must be the SelfPlayState of init or step, not "
                              f"{type(state).__name__}")

@@ -138,10 +138,10 @@ def test_the_engine_imports_nothing_above_it() -> None:
 
 
 def test_the_arena_and_training_sit_above_the_table_and_the_bots() -> None:
-    """bots/ holds players only: they read the engine (and the batched engine), never the
-    table, the arena or training, which build on them."""
+    """bots/ holds players only: they read the engine (the batched engine, the observation
+    encoders), never the table, the arena or training, which build on them."""
     edges = graph()
-    assert set(edges["bots"]) <= {ENGINE, "vector"}, edges["bots"]
+    assert set(edges["bots"]) <= {ENGINE, "vector", "encoders"}, edges["bots"]
     assert {"table", "bots"} <= set(edges["arena"]) and "bots" in edges["train"]
     for low in ("bots", "table", "records", "vector", "envs"):
         assert not {"arena", "train"} & set(edges.get(low, {})), edges[low]

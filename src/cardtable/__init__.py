@@ -84,7 +84,7 @@ def game_adapter(name: str, package: str) -> ModuleType | None:
     """The module ``package.<name>`` adapting game ``name`` to a higher layer, if it has one.
 
     One convention instead of one registry per layer: the heuristic of a game lives in
-    ``cardtable.bots.<name>``, its encoder in ``cardtable.envs.encoders.<name>``, its
+    ``cardtable.bots.<name>``, its encoder in ``cardtable.encoders.<name>``, its
     terminal pane in ``cardtable.tui.<name>``. None when the game has no such module;
     OptionsError for an unknown game.
     """

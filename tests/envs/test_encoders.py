@@ -14,7 +14,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="numpy is not installed: pip install 'cardtable[rl]'")
 
 import cardtable  # noqa: E402
-from cardtable.envs.encoders import encoder_for  # noqa: E402
+from cardtable.encoders import encoder_for  # noqa: E402
 from tests.envs.common import CONFIGS, GAMES, config_id, random_states  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"

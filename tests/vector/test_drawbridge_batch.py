@@ -16,7 +16,7 @@ import numpy as np  # noqa: E402
 
 from cardtable.core import IllegalMoveError, OptionsError  # noqa: E402
 from cardtable.drawbridge.game import BID, DOUBLE, PASS  # noqa: E402
-from cardtable.envs.encoders import encoder_for  # noqa: E402
+from cardtable.encoders import encoder_for  # noqa: E402
 from cardtable.vector import VectorDrawBridge  # noqa: E402
 from cardtable.vector.drawbridge import M_CURRENT, M_DEAL, M_MOVES, M_PHASE  # noqa: E402
 

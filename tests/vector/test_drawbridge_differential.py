@@ -27,7 +27,7 @@ import cardtable  # noqa: E402
 from cardtable.bots import Bot, make  # noqa: E402
 from cardtable.cards import CARD_NAMES  # noqa: E402
 from cardtable.drawbridge.game import BID, DOUBLE, PASS, REDOUBLE, DrawBridgeState  # noqa: E402
-from cardtable.envs.encoders import encoder_for  # noqa: E402
+from cardtable.encoders import encoder_for  # noqa: E402
 from cardtable.vector.drawbridge import (  # noqa: E402
     M_CURRENT,
     M_DEAL,

@@ -12,7 +12,7 @@ pytest.importorskip("numba", reason="the vector extra is not installed: pip inst
 import numpy as np  # noqa: E402
 
 from cardtable.core import IllegalMoveError, OptionsError  # noqa: E402
-from cardtable.envs.encoders import encoder_for  # noqa: E402
+from cardtable.encoders import encoder_for  # noqa: E402
 from cardtable.sequence.game import PASS  # noqa: E402
 from cardtable.vector import VectorSequence  # noqa: E402
 from cardtable.vector.sequence import M_MOVES, M_TURNS  # noqa: E402

@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 import cardtable  # noqa: E402
 from cardtable.bots import Bot, make  # noqa: E402
 from cardtable.cards import CARD_NAMES, card_name  # noqa: E402
-from cardtable.envs.encoders import encoder_for  # noqa: E402
+from cardtable.encoders import encoder_for  # noqa: E402
 from cardtable.sequence.game import (  # noqa: E402
     DEAD,
     ONE_EYED_JACK,

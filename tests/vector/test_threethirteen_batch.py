@@ -14,7 +14,7 @@ pytest.importorskip("numba", reason="the vector extra is not installed: pip inst
 import numpy as np  # noqa: E402
 
 from cardtable.core import IllegalMoveError, OptionsError  # noqa: E402
-from cardtable.envs.encoders import encoder_for  # noqa: E402
+from cardtable.encoders import encoder_for  # noqa: E402
 from cardtable.threethirteen.game import DRAW, TAKE  # noqa: E402
 from cardtable.vector import VectorThreeThirteen  # noqa: E402
 from cardtable.vector.threethirteen import (  # noqa: E402

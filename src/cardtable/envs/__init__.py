@@ -13,7 +13,7 @@ Install with ``pip install 'cardtable[rl]'`` (PettingZoo, Gymnasium) and
   vectorization_mode="vector_entry_point")`` is ``cardtable.vector.gym.GameVectorEnv``.
 - ``import cardtable.envs.openspiel`` registers ``python_cardtable_<game>``
   with OpenSpiel.
-- ``cardtable.envs.encoders``: the observation tensors all of them share.
+- ``cardtable.encoders``: the observation tensors all of them share.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` (agent i is seat i). Each observation
 is ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector
-encodes exactly what that seat may know (cardtable.envs.encoders; layout in
+encodes exactly what that seat may know (cardtable.encoders; layout in
 docs/envs.md) and the mask marks the legal action ids for the agent to act
 (all zeros for everyone else). Rewards come from ``state.returns()`` at the end
 of the game (+1 per winner, -1 per other seat, 0 for a draw). After
@@ -29,8 +29,8 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import cardtable
 from cardtable.core import IllegalActionError, State
+from cardtable.encoders import encoder_for
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.envs.encoders import encoder_for
 
 
 class CardtableAECEnv(AECEnv[str, dict[str, np.ndarray], int]):

@@ -20,7 +20,7 @@ bounds ``max_game_length``, which OpenSpiel requires). An option whose default
 is "none" or depends on the player count (Sequence's ``teams`` and
 ``max_turns``) is given as 0 for that default.
 
-Observations: the tensor is the seat's tensor from ``cardtable.envs.encoders``
+Observations: the tensor is the seat's tensor from ``cardtable.encoders``
 (public-only and private-only observers zero the other part); the
 information-state tensor is the same tensor, which holds everything the seat
 knows now but not the order in which things happened. Strings are JSON of
@@ -42,8 +42,8 @@ import pyspiel
 import cardtable
 from cardtable.cards import CARD_NAMES
 from cardtable.core import Game, OptionsError, State
+from cardtable.encoders import Encoder, encoder_for
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.envs.encoders import Encoder, encoder_for
 
 PREFIX = "python_cardtable_"
 #: chance nodes before the deal; their outcomes (bytes) make the deal's seed

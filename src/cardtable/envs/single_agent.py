@@ -8,7 +8,7 @@ Registered as ``cardtable/Sequence-v0``, ``cardtable/DrawBridge-v0`` and
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
 
-The observation is the seat's tensor (cardtable.envs.encoders); the legal
+The observation is the seat's tensor (cardtable.encoders); the legal
 actions are ``info["action_mask"]`` (also ``env.action_masks()``, as
 sb3-contrib's MaskablePPO expects). The reward is 0 until the game ends, then
 ``state.returns()[seat]``. An illegal action ends the episode with
@@ -27,9 +27,9 @@ from gymnasium import spaces
 import cardtable
 from cardtable.bots import Bot, bot_kind, make
 from cardtable.core import IllegalActionError, NotYourTurnError, OptionsError, State
+from cardtable.encoders import encoder_for
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.envs.aec import render_output
-from cardtable.envs.encoders import encoder_for
 from cardtable.table import Seat, Table
 
 

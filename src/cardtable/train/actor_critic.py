@@ -27,7 +27,7 @@ import numpy as np
 import cardtable
 from cardtable.arena.ratings import paired_interval
 from cardtable.bots import make
-from cardtable.envs.encoders import encoder_for
+from cardtable.encoders import encoder_for
 from cardtable.vector.gym import GameVectorEnv
 from cardtable.vector.sequence import VectorSequence
 

@@ -21,7 +21,7 @@ import numpy as np
 
 import cardtable
 from cardtable.core import Game, IllegalMoveError, InvalidActionError, OptionsError, State
-from cardtable.envs.encoders import encoder_for
+from cardtable.encoders import encoder_for
 from cardtable.vector._kernel import seed_rows
 
 #: a game's batch (a NamedTuple of arrays, row i = game i) and its step results
@@ -231,7 +231,7 @@ class VectorEngine(Generic[B, R]):
                 rows: Any = None) -> np.ndarray:
         """(N, obs_size) float32: each row seen by ``seats`` (one seat, or one per row;
         default the seat to act, seat 0 once an episode is over), the tensor of
-        ``cardtable.envs.encoders``; ``rows`` (indices or a boolean mask) for some rows
+        ``cardtable.encoders``; ``rows`` (indices or a boolean mask) for some rows
         only; ``out`` a float32 array of shape (rows, obs_size)."""
         n = self._check_batch(batch)
         idx = np.arange(n) if rows is None else _rows(rows, n)

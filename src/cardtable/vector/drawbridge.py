@@ -12,7 +12,7 @@ A row is a whole match (an episode): when a deal ends it is scored (1.6) and the
 deal is dealt in the same step, alternating the dealer (1.2); the match ends when a seat
 reaches the target (1.7). Everything follows the scalar engine move for move
 (tests/vector prove it): the same legal ids, the same observation tensor
-(``cardtable.envs.encoders``), the same rewards and ends. Only the deals differ: the
+(``cardtable.encoders``), the same rewards and ends. Only the deals differ: the
 batch draws them from a counter-based generator of each row's own, deal ``d`` of match
 ``m`` of a row depending only on the row's seed, ``m`` and ``d``, never on the moves
 played, so that two policies can be compared on the same deals.

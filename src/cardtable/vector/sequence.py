@@ -9,7 +9,7 @@ would map in a JAX port (docs/envs.md says what that port takes).
 
 Everything but the deck order after a reshuffle follows the scalar engine move for
 move (tests/vector prove it): the same legal ids, the same observation tensor
-(``cardtable.envs.encoders``), the same rewards and ends. Deals and reshuffles draw
+(``cardtable.encoders``), the same rewards and ends. Deals and reshuffles draw
 from a counter-based generator of each row's own: deal k of row i depends only on
 the row's seed and k, never on the moves played, so that two policies can be
 compared on the same deals.
@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from cardtable.cards import NUM_CARDS, card_name, parse_card
-from cardtable.envs.encoders.sequence import MAX_SEATS, MAX_TEAMS
+from cardtable.encoders.sequence import MAX_SEATS, MAX_TEAMS
 from cardtable.sequence.board import (
     CARD_CELLS,
     CARD_CELLS_ORDER,

@@ -10,7 +10,7 @@ touches only that row, and going out and scoring use the meld kernel of
 
 Everything but the order of the cards after a shuffle follows the scalar engine move for
 move (tests/vector prove it): the same legal ids, the same observation tensor
-(``cardtable.envs.encoders``), the same rewards and ends. Each round's deal and its
+(``cardtable.encoders``), the same rewards and ends. Each round's deal and its
 reshuffle draw from a generator of the row's own, seeded from (seed, match, round) alone.
 """
 
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from cardtable.cards import NUM_CARDS, card_name, parse_card
-from cardtable.envs.encoders.threethirteen import MAX_SEATS
+from cardtable.encoders.threethirteen import MAX_SEATS
 from cardtable.threethirteen.game import (
     ACTIONS,
     DISCARD,

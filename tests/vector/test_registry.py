@@ -4,6 +4,10 @@ option set of tests/configs.py."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +27,7 @@ from tests.configs import CONFIGS, FEW, params  # noqa: E402
 MODES: dict[str, dict[str, Any]] = {
     "pgx": {}, "selfplay": {"autoreset": True, "illegal_reward": None},
     "autoreset-penalty": {"autoreset": True}, "no-autoreset-refuse": {"illegal_reward": None}}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
 #: random games cut here, so that every row finishes soon (Draw Bridge's matches to 100
 #: and Three Thirteen's run thousands of moves)
 CUT = 150
@@ -167,3 +172,18 @@ def test_api_test_finds_a_broken_env() -> None:
         api_test(broken, num=4)
     with pytest.raises(TypeError, match="SelfPlay"):
         api_test(cardtable.vector.make("sequence"))  # type: ignore[arg-type]
+
+
+def test_the_example_in_the_docs_runs_as_written() -> None:
+    """docs/envs.md's example of the registry, run as it is written there."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("### The registry in pgx's shape", 1)[1].split("\n### ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code.group(1), str(DOCS), "exec"), {})
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "('drawbridge', 'sequence', 'threethirteen')"
+    assert lines[1] == "sequence v0 2 529 (523,)"
+    assert "'terminated'" in lines[2]

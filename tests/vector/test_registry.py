@@ -108,6 +108,7 @@ def test_an_illegal_action_ends_only_its_row() -> None:
     expected = np.ones(2, np.float32)
     expected[seat] = -1
     assert np.array_equal(state.rewards[1], expected) and not state.rewards[[0, 2, 3]].any()
+    assert not state.results.terminated[1] and not state.results.rewards[1].any()
     assert state.legal_action_mask[1].all()
     frozen = state.observation[1].copy()
     for _ in range(5):

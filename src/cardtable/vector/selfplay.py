@@ -176,6 +176,7 @@ class SelfPlay:
         res = engine.step(batch, acts, active=legal, autoreset=False)
         rewards = res.rewards
         if illegal.any():
+            rewards = rewards.copy()  # the results keep what was played only
             penalty = np.float32(self.illegal_reward)
             ours = self.teams[None, :] == offender[:, None]
             other = -penalty if self.zero_sum else np.float32(0.0)

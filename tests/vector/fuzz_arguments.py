@@ -150,7 +150,10 @@ def one_call(data: Any, name: str) -> None:
         elif point == "init":
             engine.init(data.draw(arrays(n)))
         elif point == "selfplay":
-            play = SelfPlay(game=name, max_moves=200)
+            # today's self-play, and pgx's rules (cardtable.vector.env's)
+            rules = data.draw(st.sampled_from([{}, {"autoreset": False,
+                                                    "illegal_reward": -1.0}]))
+            play = SelfPlay(game=name, max_moves=200, **rules)
             state = play.init(np.arange(ROWS))
             play.step(state, data.draw(arrays(ROWS)))
         else:

@@ -12,6 +12,9 @@ imports this package.
 - ``VectorThreeThirteen``: N matches of Three Thirteen, the same way, its meld solver a numba
   kernel too (``cardtable.vector.threethirteen``, ``threethirteen_melds``).
 - ``SelfPlay``: pgx's shape, every seat's action from the caller.
+- ``env(game_id, **options)``: the registry in pgx's shape, a ``SelfPlay`` with pgx's rules
+  at the end of a game (no autoreset, an illegal action ends its row); ``available_envs()``
+  lists the ids; ``api_test(env)`` checks an env as ``pgx.api_test`` does.
 - ``cardtable.vector.gym.GameVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
   the vector entry point of every game's Gymnasium id (``cardtable/Sequence-v0`` ...).
 """
@@ -25,9 +28,10 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("cardtable.vector needs NumPy and numba: pip install 'cardtable[vector]'"
                       ) from exc
 
+from cardtable.vector.apitest import api_test
 from cardtable.vector.base import VectorEngine, engine_class, game_names, make
 from cardtable.vector.drawbridge import DrawBridgeBatch, DrawBridgeResults, VectorDrawBridge
-from cardtable.vector.selfplay import SelfPlay, SelfPlayState
+from cardtable.vector.selfplay import SelfPlay, SelfPlayState, available_envs, env
 from cardtable.vector.sequence import Results, SequenceBatch, SequenceResults, VectorSequence
 from cardtable.vector.threethirteen import (
     ThreeThirteenBatch,
@@ -38,4 +42,4 @@ from cardtable.vector.threethirteen import (
 __all__ = ["DrawBridgeBatch", "DrawBridgeResults", "Results", "SelfPlay", "SelfPlayState",
            "SequenceBatch", "SequenceResults", "ThreeThirteenBatch", "ThreeThirteenResults",
            "VectorDrawBridge", "VectorEngine", "VectorSequence", "VectorThreeThirteen",
-           "engine_class", "game_names", "make"]
+           "api_test", "available_envs", "engine_class", "env", "game_names", "make"]

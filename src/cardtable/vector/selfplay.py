@@ -2,8 +2,8 @@
 
 ::
 
-    env = SelfPlay(num_envs=4096, players=2)
-    state = env.init(seeds=range(4096))
+    env = SelfPlay(players=2)
+    state = env.init(seeds=np.arange(4096))
     while training:
         actions = policy(state.observation, state.legal_action_mask)  # for state.current_player
         state = env.step(state, actions)
@@ -13,6 +13,16 @@ As pgx's ``auto_reset``: when a game ends, ``rewards`` and ``terminated`` (or
 ``truncated``) report it in that step, and the row already holds the next deal
 (``observation``, ``legal_action_mask``, ``current_player`` are the new game's).
 The arrays are reused from step to step: copy what you keep.
+
+The registry in pgx's shape is here too: ``env(game_id, **options)`` is a ``SelfPlay``
+with pgx's rules at the end of a game (``autoreset=False``: a finished row stays
+finished, with zero rewards and an all-True mask; ``illegal_reward=-1``: an illegal
+action ends only its row), and ``available_envs()`` lists the ids::
+
+    env = cardtable.vector.env("drawbridge", target=50)
+    state = env.init(np.arange(1024))
+    while not (state.terminated | state.truncated).all():
+        state = env.step(state, policy(state.observation, state.legal_action_mask))
 """
 
 from __future__ import annotations
@@ -22,29 +32,37 @@ from typing import Any
 
 import numpy as np
 
+from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.vector.base import VectorEngine, make
+from cardtable.vector.base import VectorEngine, check_actions, game_names, make
+
+#: the version of every env (as the Gymnasium ids, ``cardtable/Sequence-v0``): it changes
+#: when what an env returns for the same seeds and actions changes
+VERSION = "v0"
 
 
 @dataclass
 class SelfPlayState:
     """The batch after ``init`` or ``step``: N games, every array indexed by row first."""
 
-    #: (N,) the seat to act in each row
+    #: (N,) the seat to act in each row (int32; not a seat once a game is over without
+    #: autoreset)
     current_player: np.ndarray
     #: (N, observation_size) float32, what the seat to act knows
     observation: np.ndarray
-    #: (N, num_actions) bool, the legal actions of the seat to act
+    #: (N, num_actions) bool, the legal actions of the seat to act (all True in a row
+    #: that has finished, without autoreset)
     legal_action_mask: np.ndarray
     #: (N, players) float32: +1 each winner, -1 each other seat of a game that ended this
-    #: step, 0 otherwise
+    #: step, 0 otherwise (an illegal action: ``illegal_reward``, see ``SelfPlay``)
     rewards: np.ndarray
-    #: (N,) a game ended this step by the rules / was cut at ``max_moves``
+    #: (N,) a game ended by the rules (or by an illegal action) / was cut at
+    #: ``max_moves``: in this step with autoreset, at this step or before without
     terminated: np.ndarray
     truncated: np.ndarray
     #: the full result of this step, the engine's (``SequenceResults``,
     #: ``DrawBridgeResults``, ``ThreeThirteenResults``: the winner, moves ... of each game
-    #: that ended)
+    #: that ended by a move played; a row ended by an illegal action is not in it)
     results: Any
     #: the engine's arrays (hands and deck included: never show them to a player)
     batch: Any
@@ -53,14 +71,49 @@ class SelfPlayState:
 class SelfPlay:
     """Batched self-play of any game with a batched engine (``game``, found by name);
     keywords: the game's options and ``max_moves`` (default 100,000, as cardtable.envs;
-    None for no limit)."""
+    None for no limit).
+
+    Two keywords choose what happens at the end of a game and on an illegal action:
+
+    - ``autoreset`` (default True): a row that ends holds its next deal at once (the step
+      still reports the end); False: pgx's terminal state, the row stays finished, its
+      ``terminated``/``truncated`` stay True, further steps give it zero rewards, an
+      all-True ``legal_action_mask`` and leave it as it is (any action id is accepted).
+    - ``illegal_reward`` (default None): None refuses the whole step on one illegal
+      action (``IllegalMoveError``, nothing played); a number ends only that row, as pgx:
+      each seat of the offender's team gets ``illegal_reward``, and where two teams of
+      equal size play (``zero_sum``: every two-player game) each seat of the other team
+      gets ``-illegal_reward``, so that rows stay zero-sum; with more teams the others
+      get 0.
+
+    pgx's attributes: ``id`` (the game's name), ``version``, ``num_players``,
+    ``num_actions``, ``observation_shape``.
+    """
 
     def __init__(self, game: str = "sequence", max_moves: int | None = DEFAULT_MAX_MOVES,
+                 autoreset: bool = True, illegal_reward: float | None = None,
                  **options: Any) -> None:
+        if not isinstance(autoreset, bool):
+            raise OptionsError(f"autoreset must be True or False, not {autoreset!r}")
+        if illegal_reward is not None and (isinstance(illegal_reward, bool) or not isinstance(
+                illegal_reward, int | float) or not np.isfinite(illegal_reward)):
+            raise OptionsError(f"illegal_reward must be a finite number or None, not "
+                               f"{illegal_reward!r}")
         self.engine: VectorEngine[Any, Any] = make(game, max_moves=max_moves, **options)
+        self.id: str = self.engine.game.name
+        self.version = VERSION
         self.num_players = self.engine.num_players
         self.num_actions = self.engine.num_actions
         self.observation_size = self.engine.obs_size
+        self.observation_shape: tuple[int, ...] = (self.engine.obs_size,)
+        self.autoreset = autoreset
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        game_ = self.engine.game
+        #: each seat's team, and whether the rewards of a row always sum to 0 (two teams of
+        #: equal size: +1 each of one, -1 each of the other, or 0 to all)
+        self.teams = np.array([game_.team_of(s) for s in range(self.num_players)], np.int64)
+        sizes = np.bincount(self.teams)
+        self.zero_sum = len(sizes) == 2 and sizes[0] == sizes[1]
 
     def init(self, seeds: Any) -> SelfPlayState:
         """One deal per seed (the row's later deals come from the same seed)."""
@@ -78,20 +131,90 @@ class SelfPlay:
         return state
 
     def step(self, state: SelfPlayState, actions: Any) -> SelfPlayState:
-        """Play each row's action for its seat to act. One illegal action refuses the whole
-        step with ``IllegalMoveError`` naming the row, one that is no action id (a float,
-        an id outside the action space) with ``InvalidActionError``, as ``engine.step``;
-        then no row is played and ``state`` is as it was."""
+        """Play each row's action for its seat to act. One that is no action id (a float, an
+        id outside the action space) refuses the whole step with ``InvalidActionError``,
+        as ``engine.step``; an illegal one too, with ``IllegalMoveError`` naming the row,
+        unless ``illegal_reward`` is set (then it ends that row only). A refused step plays
+        no row and leaves ``state`` as it was."""
         if not isinstance(state, SelfPlayState):
             raise ValueError(f"state must be the SelfPlayState of init or step, not "
                              f"{type(state).__name__}")
-        res = self.engine.step(state.batch, actions)
-        state.results = res
-        state.rewards, state.terminated, state.truncated = res.rewards, res.terminated, \
-            res.truncated
+        if self.autoreset and self.illegal_reward is None:
+            res = self.engine.step(state.batch, actions)
+            state.results = res
+            state.rewards, state.terminated, state.truncated = res.rewards, res.terminated, \
+                res.truncated
+        else:
+            self._step_rows(state, actions)
         self._refresh(state)
         return state
+
+    def observe(self, state: SelfPlayState, seats: Any = None) -> np.ndarray:
+        """(N, observation_size) float32: each row seen by ``seats`` (one seat, or one per
+        row; default the seat to act, as ``state.observation``), a fresh array."""
+        if not isinstance(state, SelfPlayState):
+            raise ValueError(f"state must be the SelfPlayState of init or step, not "
+                             f"{type(state).__name__}")
+        return self.engine.observe(state.batch, seats=seats)
+
+    def _step_rows(self, state: SelfPlayState, actions: Any) -> None:
+        """A step where a row may end alone: by an illegal action (``illegal_reward``), or
+        one that stays finished (no autoreset)."""
+        engine, batch = self.engine, state.batch
+        n = len(state.terminated)
+        acts = check_actions(actions, n, self.num_actions)
+        live = np.ones(n, np.bool_) if self.autoreset else ~(state.terminated
+                                                             | state.truncated)
+        if self.illegal_reward is None:
+            legal = live
+        else:
+            legal = live & state.legal_action_mask[np.arange(n), acts]
+        illegal = live & ~legal
+        offender = self.teams[state.current_player[illegal]]  # before the step moves on
+        # with illegal_reward None, an illegal action in a live row refuses the whole step
+        # here, before anything is played: the engine checks every active row first
+        res = engine.step(batch, acts, active=legal, autoreset=False)
+        rewards = res.rewards
+        if illegal.any():
+            rewards = rewards.copy()  # the results keep what was played only
+            penalty = np.float32(self.illegal_reward)
+            ours = self.teams[None, :] == offender[:, None]
+            other = -penalty if self.zero_sum else np.float32(0.0)
+            rewards[illegal] = np.where(ours, penalty, other)
+        terminated = res.terminated | illegal
+        if self.autoreset:
+            truncated = res.truncated
+            ended = terminated | truncated
+            if ended.any():
+                engine.reset_rows(batch, ended)
+        else:
+            terminated |= state.terminated
+            truncated = res.truncated | state.truncated
+        state.results = res
+        state.rewards, state.terminated, state.truncated = rewards, terminated, truncated
 
     def _refresh(self, state: SelfPlayState) -> None:
         self.engine.observe(state.batch, out=state.observation)
         self.engine.legal_mask(state.batch, out=state.legal_action_mask)
+        if not self.autoreset:
+            # pgx: every action is "legal" in a finished row (it changes nothing), so that
+            # a policy's masked probabilities never divide by zero
+            state.legal_action_mask[state.terminated | state.truncated] = True
+
+
+def available_envs() -> tuple[str, ...]:
+    """The ids ``env`` takes, as ``pgx.available_envs()``: every game with a batched
+    engine."""
+    return tuple(game_names())
+
+
+def env(game_id: str, **options: Any) -> SelfPlay:
+    """The env of ``game_id`` in pgx's shape, as ``pgx.make``: a ``SelfPlay`` with pgx's
+    rules at the end of a game (``autoreset=False``, ``illegal_reward=-1.0`` unless given);
+    other keywords: the game's options and ``max_moves``."""
+    if game_id not in available_envs():
+        raise OptionsError(f"unknown env id {game_id!r}; cardtable.vector.available_envs() "
+                           f"has {', '.join(available_envs())}")
+    options.setdefault("autoreset", False)
+    options.setdefault("illegal_reward", -1.0)
+    return SelfPlay(game_id, **options)

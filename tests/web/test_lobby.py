@@ -134,13 +134,25 @@ def test_the_lobby_in_khmer_on_a_phone(browser: Any, server: str, shots: Path) -
 @pytest.mark.slow
 def test_a_seats_bot_is_named_by_its_level_in_that_game(browser: Any, server: str) -> None:
     p = Player(browser, server)
-    # Sequence's hard level is the learned bot; ISMCTS, no level there, goes by its name
+
+    def names() -> list[str]:
+        return p.page.locator("#seats .seat-name").all_inner_texts()
+
+    # Sequence's hard level is the learned bot; ISMCTS, no level there, goes by its name;
+    # one bot of its kind at the table: no seat number to puzzle over ("Bot: medium #2")
     p.create("sequence", ["person", "bot:learned"])
-    assert "Bot: hard #2" in p.page.inner_text("#seats")
+    assert names() == ["You", "Bot: hard"]
     p.create("sequence", ["person", "bot:ismcts"])
-    assert "Bot: ismcts #2" in p.page.inner_text("#seats")
+    assert names() == ["You", "Bot: ismcts"]
     p.create("drawbridge", ["person", "bot:perfect"])
-    assert "Bot: expert #2" in p.page.inner_text("#seats")
+    assert names() == ["You", "Bot: expert"]
     p.create("threethirteen", ["person", "bot:ismcts"])
-    assert "Bot: hard #2" in p.page.inner_text("#seats")
+    assert names() == ["You", "Bot: hard"]
+    # two bots of one level: each told by its seat, in words
+    p.create("threethirteen", ["person", "bot:heuristic", "bot:heuristic", "bot:random"])
+    assert names() == ["You", "Bot: medium (seat 2)", "Bot: medium (seat 3)", "Bot: easy"]
+    p.page.select_option("#lang", "km")
+    p.page.wait_for_function("() => document.documentElement.lang === 'km'")
+    p.wait_view()
+    assert names()[1] == "បូត៖ មធ្យម (កៅអីទី 2)"
     p.close()

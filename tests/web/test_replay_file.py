@@ -16,7 +16,7 @@ import pytest
 import cardtable
 from cardtable import bots, records
 from cardtable.web import record_replay_json, record_review_json
-from cardtable.web.replay import MAX_ACTIONS, MAX_DEALS, RecordTooLong
+from cardtable.web.replay import MAX_ACTIONS, MAX_DEALS, RecordTooLong, reason_of
 from tests.web.test_browser import Player
 
 
@@ -75,6 +75,34 @@ def test_a_record_file_replays_with_its_table() -> None:
 def test_a_bad_file_is_refused_with_what_is_wrong(body: bytes, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         record_replay_json(body)
+
+
+def unfinished_record() -> bytes:
+    state = cardtable.new_game("sequence").deal(seed=3)
+    for _move in range(4):
+        state.apply(state.legal_actions()[0])
+    return text_of(records.record_of(state))
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (b'[Event "?"]\n[Deal "N:..."]\n', "pbn"),
+    (b"\xff\xfe not text", "not-json"),
+    (b"{}", "not-record"),
+    (b"[1, 2]", "not-record"),
+    (b"[" * 100 + b"]" * 100, "not-record"),
+    (b'{"format": "cardtable-record", "version": 1}', "broken"),
+    (None, "not-over"),
+])
+def test_a_bad_file_says_to_the_page_what_it_is(body: bytes | None, reason: str) -> None:
+    """record/bad carries a reason the page words for players (issue 37: the page showed
+    "(not a cardtable game record ('format' is not 'cardtable-record'))")."""
+    with pytest.raises(ValueError) as refused:
+        record_replay_json(unfinished_record() if body is None else body)
+    assert reason_of(refused.value) == reason
+    # a record whose moves do not replay is "broken" too
+    with pytest.raises(ValueError) as refused:
+        record_replay_json(padded(finished_record("sequence"), 200))
+    assert reason_of(refused.value) == "broken"
 
 
 def test_a_record_with_a_start_position_is_not_too_deep() -> None:
@@ -177,13 +205,14 @@ def test_the_lobby_takes_a_dropped_file_and_a_bad_one_is_told(browser: Any, serv
     p.page.evaluate(drop, ["notes.txt", "these are not the moves"])
     p.page.wait_for_selector("#record-error:not([hidden])")
     message = p.page.inner_text("#record-error")
-    assert "cannot be replayed" in message and "not a JSON file" in message
+    assert message == "This file is not a cardtable game record."
     assert p.page.url.rstrip("/") == server
     p.shot(shots, "replay-file-bad")
     # the PBN export is not a record: said so
     p.page.evaluate(drop, ["deal.pbn", '[Event "?"]\n[Deal "N:AKQ..."]\n'])
     p.page.wait_for_function(
         "() => document.querySelector('#record-error').textContent.includes('PBN')")
+    assert "Download the record" in p.page.inner_text("#record-error")
     # a record: its replay
     record = finished_record("sequence", seed=8)
     p.page.evaluate(drop, ["game.json", text_of(record).decode()])

@@ -5,6 +5,7 @@ The server (``cardtable.server``) mounts ``STATIC_DIR`` at ``/static``, serves
 
 - ``GET /rules`` and ``GET /rules/{game}``: the page (it shows the rules);
 - ``GET /p/{id}``: the page (it shows a player's page, ``GET /api/players/{id}``);
+- ``GET /me`` (and ``/p/me``): the page (the player page of the key this browser holds);
 - ``GET /claim``: the page (it takes the transfer code after ``#`` and asks
   ``POST /api/players/claim`` for a key of that player);
 - ``GET /t/{id}/replay``: the page (it steps through a finished game from the server's
@@ -97,17 +98,24 @@ def record_of_file(body: bytes) -> records.Record:
     import json
 
     from cardtable import records
+    from cardtable.web.replay import BadRecordFile
 
     try:
         data = records.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         text = body[:200].decode("utf-8", "replace")
         if "[Event " in text or "[Deal " in text:
-            raise records.RecordError("this is a PBN export, which cannot be replayed: use the "
-                                      "game's JSON record") from None
-        raise records.RecordError("not a JSON file: a record is the JSON file cardtable "
-                                  "writes") from None
-    return records.from_json(data)
+            raise BadRecordFile("this is a PBN export, which cannot be replayed: use the "
+                                "game's JSON record", "pbn") from None
+        raise BadRecordFile("not a JSON file: a record is the JSON file cardtable "
+                            "writes", "not-json") from None
+    except records.RecordError as exc:   # JSON nested too deep to be a record
+        raise BadRecordFile(str(exc), "not-record") from None
+    try:
+        return records.from_json(data)
+    except records.RecordError as exc:
+        ours = isinstance(data, dict) and data.get("format") == records.FORMAT
+        raise BadRecordFile(str(exc), "broken" if ours else "not-record") from None
 
 
 def record_replay_json(body: bytes) -> dict[str, Any]:
@@ -227,7 +235,7 @@ def router(offload: Offload | None = None) -> Any:
                     return JSONResponse({"error": {"code": "message/too-large", "message":
                                         f"a record file is at most {MAX_RECORD // 1024} KiB"}},
                                         status_code=413)
-            from cardtable.web.replay import RecordTooLong
+            from cardtable.web.replay import RecordTooLong, reason_of
 
             work = asyncio.ensure_future(asyncio.to_thread(answer, body) if offload is None
                                          else offload(request, answer, body))
@@ -245,7 +253,9 @@ def router(offload: Offload | None = None) -> Any:
                 return JSONResponse({"error": {"code": "record/too-long", "message": str(exc)}},
                                     status_code=413)
             except ValueError as exc:
-                return refuse("record/bad", exc)
+                # what the page tells a player (the message is for developers)
+                return JSONResponse({"error": {"code": "record/bad", "message": str(exc),
+                                               "reason": reason_of(exc)}}, status_code=400)
 
         # (the annotations are strings here: FastAPI is given the class itself)
         route.__annotations__["request"] = Request
@@ -278,6 +288,10 @@ def router(offload: Offload | None = None) -> Any:
 
     @routes.get("/p/{player_id}", response_model=None)
     async def player_page(player_id: str) -> Any:
+        return page()
+
+    @routes.get("/me", response_model=None)
+    async def my_page() -> Any:
         return page()
 
     @routes.get("/claim", response_model=None)

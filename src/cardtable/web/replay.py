@@ -33,6 +33,24 @@ class RecordTooLong(records.RecordError):
     """A record longer than a replay or review takes (``MAX_ACTIONS``, ``MAX_DEALS``)."""
 
 
+class BadRecordFile(records.RecordError):
+    """A file that cannot be replayed, with what the page tells a player (``reason``):
+    ``"not-json"``, ``"pbn"`` (a PBN export), ``"not-record"`` (JSON, but no cardtable
+    record), ``"not-over"`` (a game not finished) or ``"broken"`` (a cardtable record that
+    does not read or replay: damaged, or of another version). The message says it for
+    developers; the refusal ``record/bad`` carries both."""
+
+    def __init__(self, message: str, reason: str = "broken") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def reason_of(exc: Exception) -> str:
+    """What a refused record file was (``BadRecordFile.reason``; "broken" for any other
+    RecordError: its moves do not replay, say)."""
+    return exc.reason if isinstance(exc, BadRecordFile) else "broken"
+
+
 def _short_enough(record: records.Record, what: str) -> None:
     if len(record.actions) > MAX_ACTIONS:
         raise RecordTooLong(f"a {what} takes games of at most {MAX_ACTIONS:,} moves; this one "
@@ -47,7 +65,7 @@ def replay_json(record: records.Record) -> dict[str, Any]:
     whose game is not finished or whose moves do not replay; RecordTooLong (one) over
     ``MAX_ACTIONS`` moves."""
     if not record.finished:
-        raise records.RecordError("only a finished game is replayed: its hands are then open")
+        raise BadRecordFile("only a finished game is replayed: its hands are then open", "not-over")
     _short_enough(record, "replay")
     out = []
     seats = range(len(record.seats))
@@ -70,7 +88,7 @@ def review_json(record: records.Record) -> dict[str, Any]:
     other games have no review (``deals`` is empty). RecordError as for ``replay_json``;
     RecordTooLong over ``MAX_ACTIONS`` moves or ``MAX_DEALS`` deals."""
     if not record.finished:
-        raise records.RecordError("only a finished game is reviewed: its hands are then open")
+        raise BadRecordFile("only a finished game is reviewed: its hands are then open", "not-over")
     if not cardtable.declaration(record.game).review:
         return {"game": record.game, "deals": []}
     _short_enough(record, "review")

@@ -51,7 +51,7 @@ async function route() {
   const table = path.match(/^\/t\/([^/]+)\/?$/);
   const replay = path.match(/^\/t\/([^/]+)\/replay\/?$/);
   const rules = path.match(/^\/rules\/?([a-z]*)\/?$/);
-  const player = path.match(/^\/p\/([^/]+)\/?$/);
+  const player = path.match(/^\/p\/([^/]+)\/?$/) || path.match(/^\/(me)\/?$/);
   const fileReplay = /^\/replay\/?$/.test(path);
   if (table) {
     page = new TablePage(app, decodeURIComponent(table[1]), navigate);

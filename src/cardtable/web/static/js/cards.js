@@ -2,6 +2,8 @@
 //
 // Cards are notation strings: rank A 2..9 T J Q K, then suit S H D C ("TD" = ten of diamonds).
 
+import { _ } from "./i18n.js";
+
 export const SUITS = "SHDC";
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = "#c62828";
@@ -22,6 +24,40 @@ export function rankOf(card) {
 /** "TH" -> "10♥": a card as text, for logs and labels. */
 export function cardText(card) {
   return rankText(rankOf(card)) + SUIT_SYMBOL[suitOf(card)];
+}
+
+function rankName(rank) {
+  switch (rank) {
+    case "A": return _("ace");
+    case "2": return _("two");
+    case "3": return _("three");
+    case "4": return _("four");
+    case "5": return _("five");
+    case "6": return _("six");
+    case "7": return _("seven");
+    case "8": return _("eight");
+    case "9": return _("nine");
+    case "T": return _("ten");
+    case "J": return _("jack");
+    case "Q": return _("queen");
+    case "K": return _("king");
+    default: return rank;
+  }
+}
+
+function suitName(suit) {
+  switch (suit) {
+    case "S": return _("spades");
+    case "H": return _("hearts");
+    case "D": return _("diamonds");
+    case "C": return _("clubs");
+    default: return suit;
+  }
+}
+
+/** "QS" -> "queen of spades": a card's name in words, for screen readers (aria-label). */
+export function cardName(card) {
+  return _("{rank} of {suit}", { rank: rankName(rankOf(card)), suit: suitName(suitOf(card)) });
 }
 
 function colour(card) {

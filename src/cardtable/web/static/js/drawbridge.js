@@ -2,7 +2,7 @@
 
 import { _ } from "./i18n.js";
 import { h } from "./dom.js";
-import { backSVG, cardSVG, cardText, sortBySuit } from "./cards.js";
+import { backSVG, cardName, cardSVG, cardText, sortBySuit } from "./cards.js";
 import { callLabel, phaseLabel, strainLabel } from "./names.js";
 import { FLY_MS, arrive, rectOf, sweep } from "./motion.js";
 
@@ -57,7 +57,13 @@ export function seatInfo(page, seat) {
   return _("{points} points · {n} cards", { points: v.scores[seat], n: v.hand_sizes[seat] });
 }
 
-function contractText(contract, page) {
+/** A contract as the page writes it ("4♠ X by Dara"): the view's contract object, or the
+ *  review's notation ("4SX", with its declarer apart). */
+export function contractText(contract, page, declarer = null) {
+  if (typeof contract === "string") {
+    const m = contract.match(/^(\d)(NT|[SHDC])(X{0,2})$/);
+    contract = m ? { level: m[1], strain: m[2], doubled: m[3].length, declarer } : null;
+  }
   if (!contract) return _("no contract (all passed)");
   const doubled = contract.doubled === 2 ? " XX" : contract.doubled === 1 ? " X" : "";
   return _("{level}{strain}{doubled} by {declarer}", {
@@ -138,6 +144,8 @@ export function render(page, area) {
     hand.append(h("button", {
       class: `card ${playable ? "playable" : ""} ${hint === card ? "hinted" : ""} ${fresh ? "new" : ""}`, type: "button",
       "data-card": card, disabled: !playable, onclick: () => page.play(card),
+      // the card's name in words (the SVG's text would read "A♠♠A♠")
+      "aria-label": cardName(card) + (fresh ? ` (${_("new")})` : ""),
     }, h("span", { html: cardSVG(card) }), fresh ? h("span", { class: "tag new-tag" }, _("new")) : null));
   }
   if (page.seat === null && !page.replay) hand.append(h("p", { class: "muted" }, _("You are watching: the hands are hidden.")));

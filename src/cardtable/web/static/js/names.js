@@ -105,3 +105,15 @@ export function callLabel(call) {
     default: return call.slice(0, 1) + strainLabel(call.slice(1));
   }
 }
+
+/** The name of seat `seat` of a table (`seats`: the table summary's): a person's name, or
+ *  a bot's level ("Bot: medium"), with its seat number only where another bot of the
+ *  table has the same name ("Bot: medium (seat 3)"). */
+export function seatLabel(seats, seat, game) {
+  const info = seats[seat] || {};
+  if (info.kind !== "bot") return info.name || _("Player {n}", { n: seat + 1 });
+  const label = (s) => botLabel(s.bot || s.name, game);
+  const mine = label(info);
+  const twin = seats.some((s, i) => i !== seat && s && s.kind === "bot" && label(s) === mine);
+  return twin ? _("{bot} (seat {n})", { bot: mine, n: seat + 1 }) : mine;
+}

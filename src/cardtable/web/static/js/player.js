@@ -90,6 +90,17 @@ export async function renderPlayer(root, playerId, navigate) {
   const main = h("main", { class: "player-page", id: "player-page" });
   root.append(main);
   const saved = storedPlayer();
+  if (playerId === "me") {   // /me and /p/me: the page of the key this browser holds
+    if (!saved) {
+      document.title = _("My games");
+      main.append(h("h1", {}, _("My games")),
+        h("p", { class: "notice", id: "no-player" }, _("This browser has no player key yet: it gets one when the lobby opens while the server can be reached.")),
+        h("p", {}, h("a", { href: "/", "data-link": true, class: "button primary" }, _("Back to the lobby"))),
+        h("p", {}, h("a", { href: "/claim", "data-link": true }, _("Play here as the player of another browser"))));
+      return;
+    }
+    playerId = saved.id;
+  }
   const mine = saved && saved.id === playerId;
   let page;
   try {

@@ -4,8 +4,9 @@
 
 import { _ } from "./i18n.js";
 import { api, h } from "./dom.js";
-import { cardSVG } from "./cards.js";
-import { botLabel, gameTitle } from "./names.js";
+import { cardSVG, cardText } from "./cards.js";
+import { callLabel, gameTitle, seatLabel } from "./names.js";
+import { contractText } from "./drawbridge.js";
 import { GAMES } from "./table.js";
 
 /** The largest record file the page sends (the server's MAX_RECORD, 2 MiB). */
@@ -25,9 +26,23 @@ export async function replayOfFile(file) {
   const data = await response.json().catch(() => null);
   if (response.ok && data) return { ...data, file: text };   // the file: for its review
   const error = (data && data.error) || {};
-  const why = error.code === "message/too-large" ? _("This file is too large to be a game record.")
-    : _("This file cannot be replayed: it is not the record of a finished cardtable game.");
-  throw new Error(error.message ? `${why} (${error.message})` : why);
+  // said for players; the server's own words (for developers) go to the console
+  if (error.message) console.info(`record file refused: ${error.message}`);
+  throw new Error(recordRefusal(error));
+}
+
+/** Why a record file cannot be replayed, in a player's words: the refusal's code and the
+ *  server's `reason` for record/bad. */
+function recordRefusal(error) {
+  if (error.code === "message/too-large") return _("This file is too large to be a game record.");
+  if (error.code === "record/too-long") return _("This game is too long to be replayed here.");
+  switch (error.reason) {
+    case "not-json":
+    case "not-record": return _("This file is not a cardtable game record.");
+    case "pbn": return _("This is a PBN file, for other bridge programs: pick the game's record instead (its “Download the record” button).");
+    case "not-over": return _("This game was not finished: only a finished game can be replayed.");
+    default: return _("This file cannot be replayed: it is damaged, or was written by another version of cardtable.");
+  }
 }
 
 /** A record file's review against perfect play (POST /api/review), or an Error saying why not. */
@@ -61,7 +76,7 @@ export function recordDrop(onData) {
   const zone = h("div", { class: "record-drop", id: "record-drop" },
     h("p", {}, _("Drop a game record file here, or pick one:")), input,
     h("label", { for: "record-file", class: "button", id: "record-pick" }, _("Pick a file")),
-    h("small", { class: "help" }, _("The JSON record cardtable writes (cardtable play saves one; a finished table offers it).")),
+    h("small", { class: "help" }, _("A game record is the file a finished table gives with its “Download the record” button; a game played in the terminal saves one too.")),
     message);
   zone.addEventListener("dragover", (event) => {
     event.preventDefault();
@@ -179,18 +194,20 @@ export class ReplayPage {
         await new Promise((resolve) => setTimeout(resolve, 5000));
       }
     }
-    const contract = (c) => (c ? `${c.level}${c.strain}${["", "X", "XX"][c.doubled]}` : _("passed out"));
+    // calls, cards and contracts written as the table writes them (1♦, 8♦, 1♣ X by Dara)
+    const told = (m, move) => (m.phase === "auction" ? callLabel(move) : cardText(move));
     this.reviewBox.replaceChildren(h("h2", {}, _("Review against perfect play")),
       ...got.deals.map((deal) => h("div", { class: "review-deal", "data-deal": deal.deal_number },
         h("h3", {}, _("Deal {n}", { n: deal.deal_number })),
         h("p", {}, _("Par: {par}; reached: {contract}", {
-          par: contract(deal.par.contract), contract: deal.contract || _("passed out") })),
+          par: contractText(deal.par.contract, this),
+          contract: deal.contract ? contractText(deal.contract, this, deal.declarer) : _("passed out") })),
         h("ul", {}, ...[0, 1].map((s) => h("li", { "data-seat": s }, _("{name}: tricks lost {tricks}, match chance lost {pct}%", {
           name: this.seatName(s), tricks: deal.tricks_lost[s], pct: Math.round(100 * deal.chance_lost[s]) })))),
         deal.mistakes.length ? h("ol", { class: "mistakes" }, ...deal.mistakes.map((m) => h("li", {},
           _("{name}, {phase} {n}: {played}, better {best}", {
             name: this.seatName(m.seat), phase: m.phase === "auction" ? _("call") : _("trick"),
-            n: m.number, played: m.played, best: m.best })))) : null)));
+            n: m.number, played: told(m, m.played), best: told(m, m.best) })))) : null)));
   }
 
   close() {
@@ -199,9 +216,7 @@ export class ReplayPage {
 
   seatName(seat) {
     if (seat === null || seat === undefined) return "";
-    const info = (this.table.seats || [])[seat] || {};
-    if (info.kind === "bot") return `${botLabel(info.bot || info.name, this.table.game)} #${seat + 1}`;
-    return info.name || _("Player {n}", { n: seat + 1 });
+    return seatLabel(this.table.seats || [], seat, this.table.game);
   }
 
   isFresh() {

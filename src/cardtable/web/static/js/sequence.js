@@ -2,7 +2,7 @@
 
 import { _ } from "./i18n.js";
 import { h } from "./dom.js";
-import { TEAM_COLOURS, TEAM_SHAPES, cardSVG, cardText, chipSVG, cornerSVG, miniCardSVG } from "./cards.js";
+import { TEAM_COLOURS, TEAM_SHAPES, cardName, cardSVG, cardText, chipSVG, cornerSVG, miniCardSVG } from "./cards.js";
 import { FLY_MS, arrive, drop, fly, lift, lineThrough, rectOf, runThrough } from "./motion.js";
 
 export const example = "7H c4";
@@ -154,6 +154,9 @@ export function render(page, area) {
     handBox.append(h("button", {
       class: classes.join(" "), type: "button", "data-card": card,
       "aria-pressed": card === selected ? "true" : "false",
+      // the card's name in words, with its tags (the SVG's text would read "A♠♠A♠")
+      "aria-label": [cardName(card), fresh ? _("new") : "", dead ? _("dead") : "",
+        roleOf(page, card) ? (roleOf(page, card) === "remove" ? _("remove") : _("wild")) : ""].filter(Boolean).join(", "),
       title: `${i + 1}`,
       onclick: () => {
         page.ui.selected = card === selected ? null : card;

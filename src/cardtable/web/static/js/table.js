@@ -6,7 +6,7 @@ import { markTab, turnAlert } from "./alert.js";
 import { Motion } from "./motion.js";
 import { api, copyText, h, nameInput, toast } from "./dom.js";
 import { inviteNotice } from "./invite.js";
-import { botLabel, gameTitle } from "./names.js";
+import { gameTitle, seatLabel } from "./names.js";
 import { myPage, playerHeaders, storedPlayer } from "./player.js";
 import { ChatBox } from "./chat.js";
 import * as clocks from "./clock.js";
@@ -437,10 +437,8 @@ export class TablePage {
 
   seatName(seat) {
     if (seat === null || seat === undefined) return "";
-    const info = (this.table && this.table.seats || [])[seat] || {};
     if (seat === this.seat) return _("You");
-    if (info.kind === "bot") return `${botLabel(info.bot || info.name, this.table.game)} #${seat + 1}`;
-    return info.name || _("Player {n}", { n: seat + 1 });
+    return seatLabel((this.table && this.table.seats) || [], seat, this.table && this.table.game);
   }
 
   describe(event) {
@@ -491,6 +489,8 @@ export class TablePage {
           this.connBadge)),
       this.joinBox,
       this.turnBanner,
+      // the invite links (only while a seat is free): under the banner that asks to share them
+      h("div", { class: "invites", id: "invites" }),
       this.announcer,
       this.overBox,
       this.seatsBar,
@@ -500,7 +500,6 @@ export class TablePage {
       this.extra,
       this.chat.el,
       h("details", { class: "log-box" }, h("summary", {}, _("Move log")), this.logList),
-      h("div", { class: "invites", id: "invites" }),
     );
     this.setConnection("connecting");
   }
@@ -532,7 +531,8 @@ export class TablePage {
     }
     this.turnBanner.className = cls;
     this.turnBanner.textContent = turn;
-    markTab(gameTitle(this.table.game), this.myTurn && online && !v.is_terminal);
+    // while the table waits for players nobody moves yet: the tab is not marked
+    markTab(gameTitle(this.table.game), this.myTurn && online && !v.is_terminal && this.table.status !== "waiting");
     this.renderSeats();
     // the last move
     const last = this.events[this.events.length - 1];
@@ -540,7 +540,8 @@ export class TablePage {
     this.lastMove.replaceChildren(last
       ? h("span", {}, h("strong", {}, _("Last move:")), " ", this.seatName(last.seat), " — ", this.describe(last))
       : h("span", { class: "muted" }, unlisted || _("No move yet.")));
-    // the game
+    // the game (drawn anew: a control of it that had the focus is found again after)
+    const focus = this.focusBefore();
     this.area.replaceChildren();
     this.game.render(this, this.area);
     // hint, move entry
@@ -569,6 +570,44 @@ export class TablePage {
     ...(unlisted ? [h("li", { class: "muted", id: "log-unlisted" }, unlisted)] : []));
     this.renderInvites();
     this.renderOver();
+    this.focusAfter(focus);
+    this.drawnVersion = this.version;
+  }
+
+  /** What had the focus in the game (or the hint) before the table is drawn again. */
+  focusBefore() {
+    const el = document.activeElement;
+    if (!el || el === document.body || !(this.area.contains(el) || this.hintBox.contains(el))) return null;
+    const d = el.dataset || {};
+    const key = d.card ? `[data-card="${d.card}"]` : d.cell ? `[data-cell="${d.cell}"]`
+      : d.call ? `[data-call="${d.call}"]` : el.id ? `#${el.id}` : null;
+    return { key, version: this.drawnVersion };
+  }
+
+  /** Keep the keyboard where it was after a move, not back on <body> (7 Tabs away from the
+   *  hand): the same control if it is still there and usable, else, after a move, the next
+   *  sensible one (a playable card or pile, a call, "Got it"), else a card of the hand, else
+   *  the hand itself; at the end of the game, the end screen's first button. */
+  focusAfter(before) {
+    if (!before) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;   // not lost
+    const usable = (el) => el && !el.disabled && el.matches("button, summary, a[href], input, [tabindex]");
+    const sensible = (el) => el.matches(".playable, .legal, [data-call], #auction-ok, #pass, #dead-card");
+    const same = before.key ? this.area.querySelector(before.key) : null;
+    const moved = this.version !== before.version;
+    let target = usable(same) && (!moved || sensible(same)) ? same : null;
+    if (!target && this.view && this.view.is_terminal) target = this.overBox.querySelector("button, a.button");
+    if (!target) {
+      target = [...this.area.querySelectorAll("#auction-ok, button.playable, .cell.legal, #auction [data-call], #pass")]
+        .find(usable);
+    }
+    if (!target) target = [...this.area.querySelectorAll("#hand button")].find(usable);
+    if (!target) {
+      target = this.area.querySelector("#hand");
+      if (target) target.tabIndex = -1;   // a hand with no usable card: the focus waits there
+    }
+    if (target) target.focus({ preventScroll: true });
   }
 
   renderSeats() {

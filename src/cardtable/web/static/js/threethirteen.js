@@ -3,7 +3,7 @@
 
 import { _ } from "./i18n.js";
 import { api, h } from "./dom.js";
-import { backSVG, cardSVG, cardText, rankOf, rankText } from "./cards.js";
+import { backSVG, cardName, cardSVG, cardText, rankOf, rankText } from "./cards.js";
 import { phaseLabel } from "./names.js";
 import { arrive, fly, rectOf } from "./motion.js";
 
@@ -142,7 +142,7 @@ export function render(page, area) {
       return h("button", {
         class: `card ${ok ? "playable" : ""} ${rankOf(card) === wild ? "wild" : ""} ${hinted ? "hinted" : ""} ${fresh ? "new" : ""}`,
         type: "button", "data-card": card, draggable: mode === "own" ? "true" : null,
-        "aria-label": cardText(card) + (rankOf(card) === wild ? ` (${_("wild")})` : ""),
+        "aria-label": cardName(card) + (rankOf(card) === wild ? ` (${_("wild")})` : ""),
         onclick: () => { if (ok) page.play(move); },
         ondragstart: (e) => e.dataTransfer.setData("text/plain", card),
         ondragover: (e) => e.preventDefault(),

@@ -59,9 +59,12 @@ class Server:
         src = str(ROOT / "src")
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
         log = open(self.log_path, "ab")  # noqa: SIM115 (the process keeps it)
+        # bots at once unless a test asks for a pace (docs/server.md: Bot pace): a human
+        # pace would make every table with a bot and a person last minutes
+        pace = [] if "--bot-pace" in self.args else ["--bot-pace", "instant"]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cardtable", "serve", "--db", self.db_url,
-             "--port", str(self.port), *self.args],
+             "--port", str(self.port), *pace, *self.args],
             stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

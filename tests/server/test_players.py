@@ -324,3 +324,49 @@ def test_a_transfer_code_expires(db_url: str) -> None:
             assert stored.player_of_key(conn, "k" * 64) is not None
     finally:
         db.close()
+
+
+def test_a_game_decided_by_takeover_bots_is_not_rated(server: Server) -> None:
+    """Defect 2 of the newcomer's review: both people walked away, the bots that played
+    for them after their timeouts finished the game, and it counted for their ratings."""
+    ana, ana_key = new_player(server, "Ana")
+    bo, bo_key = new_player(server, "Bo")
+    table = server.create("sequence", [{"kind": "person"}, {"kind": "person"}],
+                          {"max_turns": 12},
+                          clock={"kind": "move", "seconds": 1, "timeouts": 1})
+    for seat, key, name in ((0, ana_key, "Ana"), (1, bo_key, "Bo")):
+        take(server, table["id"], seat, key, name)
+    deadline = time.monotonic() + 20          # nobody moves: two timeouts, then bots
+    while server.get(f"/api/tables/{table['id']}").json()["status"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+
+    def check() -> None:
+        for player in (ana, bo):
+            page = server.get(f"/api/players/{player}").json()
+            assert page["ratings"] == []
+            [entry] = page["games"]
+            assert entry["rated"] is False and entry["unrated"] == "takeover"
+            assert page["stats"][0]["played"] == 1 and page["stats"][0]["rated"] == 0
+
+    check()
+    server.stop()       # the bots' moves are stored: a restart derives the same
+    server.start()
+    check()
+
+
+def test_what_decided_by_bots_means() -> None:
+    from cardtable.server.players import decided_by_bots, unrated
+    from cardtable.store.players import GameRow
+
+    def row(bot_moves: list[int], moves: list[int]) -> GameRow:
+        seats: list[tuple[str, str, str | None]] = [("person", "A", "a"), ("person", "B", "b")]
+        return GameRow("t", "sequence", "over", -1, "", "", {"winners": [0], "scores": [1, 0]},
+                       seats, {}, bot_moves, moves)
+
+    assert not decided_by_bots(row([3, 0], [4, 4]))      # 3 moves: not more than 3
+    assert not decided_by_bots(row([4, 0], [16, 16]))    # 4 of 16: not over a quarter
+    assert decided_by_bots(row([0, 5], [17, 17]))        # 5 of 17: both
+    assert unrated(row([0, 5], [17, 17])) == "takeover"
+    assert unrated(row([1, 0], [17, 17])) is None
+    assert unrated(row([], [])) is None                  # stored before: none counted

@@ -40,10 +40,38 @@ def test_db_upgrade_creates_the_schema_and_serve_refuses_an_outdated_one(tmp_pat
     assert f"from 0001 to revision {store.head_revision()}" in result.output
     engine = store.make_engine(url)
     assert store.schema_status(engine) == "current"
-    assert {"owner", "rematch", "chat", "clock"} <= {c["name"] for c in sa.inspect(engine)
-                                            .get_columns("tables")}
+    assert {"owner", "rematch", "chat", "clock", "bot_pace"} <= {
+        c["name"] for c in sa.inspect(engine).get_columns("tables")}
     assert {"chat", "chat_mutes"} <= set(sa.inspect(engine).get_table_names())
     engine.dispose()
+
+
+def test_migration_0007_keeps_the_tables_stored_before_it(tmp_path: Path) -> None:
+    """A table stored at 0006 (bots at once, no bot moves counted) upgrades to the bot
+    pace and takeover counts of issue 37: a null pace (at once, as it was made) and 0
+    bot moves per seat; a bot's move for a person is counted from then on."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    engine = store.make_engine(url)
+    store.upgrade(engine, "0006")
+    with engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO tables (id, game, options, seed, status, version, created, "
+            "updated, chat) VALUES ('old', 'sequence', '{\"players\": 2}', 5, 'playing', "
+            "0, 'then', 'then', 1)"))
+        conn.execute(sa.text(
+            "INSERT INTO seats (table_id, seat, kind, name, settings) VALUES "
+            "('old', 0, 'person', 'Ann', '{}'), ('old', 1, 'bot', 'random', '{}')"))
+    store.upgrade(engine)
+    assert store.schema_status(engine) == "current"
+    engine.dispose()
+    db = Store(url)
+    with db.engine.begin() as conn:
+        db.count_bot_move(conn, "old", 0)
+    with db.engine.connect() as conn:
+        loaded = db.load(conn, "old")
+    assert loaded is not None and loaded.bot_pace is None
+    assert [s.bot_moves for s in loaded.seats] == [1, 0]
+    db.close()
 
 
 def test_a_database_cardtable_did_not_make_is_refused(tmp_path: Path) -> None:

@@ -71,6 +71,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db",
          f"sqlite:///{db}", "--bot-workers", "1", "--no-access-log",
+         # bots at once (a human pace is the default): the tests play many moves
+         "--bot-pace", "instant",
          # one server for a worker's whole session, every table from 127.0.0.1: the
          # per-address caps (docs/server.md: Limits) are a test of their own
          "--tables-per-address", "100000", "--bot-tables-per-address", "1000",

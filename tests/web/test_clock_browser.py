@@ -79,3 +79,39 @@ def test_the_clock_runs_out_on_a_khmer_phone(browser: Any, server: str, shots: P
         p.shot(shots, "clock-phone-km")
     finally:
         p.close()
+
+
+def test_a_takeover_says_for_you_and_ends_with_the_game(browser: Any, server: str,
+                                                        shots: Path) -> None:
+    """Defect 1 of the newcomer's review, on the page: the seat's own words say "for you",
+    and once the game is over neither the takeover's mark, the "timed out" mark nor the
+    "I'm back" button stays (the server ends the takeover; the page hides them too)."""
+    import json
+
+    import httpx
+
+    body = {"game": "sequence", "options": {"max_turns": 8}, "bot_pace": "normal",
+            "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}],
+            "clock": {"kind": "move", "seconds": 1, "timeouts": 1}}
+    table = httpx.post(server + "/api/tables", json=body, timeout=30).json()
+    seat = httpx.post(f"{server}/api/tables/{table['id']}/seats/0", json={"name": "Dara"},
+                      timeout=30).json()
+    p = Player(browser, server)
+    try:
+        held = json.dumps({"seat": 0, "token": seat["token"]})
+        p.context.add_init_script(
+            f"localStorage.setItem('cardtable:seat:{table['id']}', {json.dumps(held)})")
+        page = p.page
+        page.goto(f"{server}/t/{table['id']}")
+        # the timeout, then the takeover at a human pace: the page says so, for us
+        page.wait_for_selector(".seat.me .bot-plays", timeout=15000)
+        assert page.locator(".seat.me .bot-plays").inner_text() == "(a bot plays for you)"
+        assert page.locator("#clock-back").count() == 1
+        p.shot(shots, "takeover-for-you-en")
+        wait_until(lambda: httpx.get(f"{server}/api/tables/{table['id']}", timeout=30)
+                   .json()["status"] == "over", 30, "the game's end")
+        wait_until(lambda: page.locator(".bot-plays").count() == 0, 10, "no takeover mark")
+        assert page.locator("#clock-back").count() == 0
+        assert page.locator(".timed-out").count() == 0
+    finally:
+        p.close()

@@ -48,6 +48,11 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--clock-timeouts", default=3, show_default=True, type=click.IntRange(1, 100),
               help="timeouts in a row after which a bot plays a seat with a clock until "
               "its person is back (a table's clock may say otherwise)")
+@click.option("--bot-pace", default="normal", show_default=True, metavar="PACE",
+              callback=lambda _ctx, _param, value: bot_pace_seconds(value),
+              help="how fast bots move at a table where a person sits that asks for no "
+              "pace, and the fastest a bot playing for a person moves: instant, normal "
+              "(0.8 s a move), slow (2 s) or seconds (0 to 10)")
 @click.option("--catch-up-limit", default=1000, show_default=True, type=click.IntRange(0, 1000),
               help="missed moves a connection is sent as events; past this it gets the "
               "table as it is now instead (0: always)")
@@ -88,7 +93,7 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
           max_bot_seconds: float, max_bot_iterations: int, bot_jobs_per_address: int,
           bot_tables_per_address: int, tables_per_address: int, rematch_hold: float,
           ws_rate: float, http_rate: float, chat_rate: float,
-          clock_timeouts: int, catch_up_limit: int, header_timeout: float,
+          clock_timeouts: int, bot_pace: float, catch_up_limit: int, header_timeout: float,
           body_timeout: float, keep_alive_timeout: int, connections_per_address: int,
           spectators_per_table: int, sockets_per_address: int,
           no_access_log: bool, owner: str | None,
@@ -116,6 +121,7 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
                         chat_rate=chat_rate, clock_timeouts=clock_timeouts,
+                        bot_pace=bot_pace,
                         catch_up_limit=catch_up_limit,
                         close_waiting_after=close_waiting_after or None,
                         adjourn_after=adjourn_after or None,
@@ -135,6 +141,21 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
         run(settings, host=host, port=port, access_log=not no_access_log)
     except SchemaError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def bot_pace_seconds(value: str) -> float:
+    """``--bot-pace``: a named pace or seconds, in seconds."""
+    from cardtable.server.pace import pace_seconds
+    from cardtable.server.refusals import Refusal
+
+    try:
+        number: str | float = float(value)
+    except ValueError:
+        number = value
+    try:
+        return pace_seconds(number, "--bot-pace")
+    except Refusal as refusal:
+        raise click.BadParameter(refusal.message) from None
 
 
 def proxy_addresses(values: tuple[str, ...]) -> tuple[str, ...]:

@@ -68,6 +68,10 @@ class CreateTable(In):
     chat: Annotated[bool, Field(strict=True)] = True
     #: the table's clock (or null: no clock)
     clock: ClockRequest | None = None
+    #: how fast its bots move: "instant", "normal" (0.8 s), "slow" (2 s) or seconds from
+    #: 0 to 10 after the move before theirs (default: the server's --bot-pace where a
+    #: person sits, "instant" for bots alone)
+    bot_pace: StrictStr | Annotated[float, Field(strict=True)] | None = None
 
 
 class TakeSeat(In):
@@ -238,6 +242,10 @@ class GameEntry(Out):
     result: Result | None = None
     #: between people only: counted in the ratings
     rated: bool = False
+    #: why a finished game is not rated: "bots" (a bot's seat), "players" (a seat taken
+    #: without a player key, or one player at two seats), "takeover" (decided by the bots
+    #: that played for its people: docs/server.md, Ratings)
+    unrated: Literal["bots", "players", "takeover"] | None = None
     #: the page that steps through the finished game
     replay: str | None = None
     #: an unfinished table's summary (to the key's holder only)

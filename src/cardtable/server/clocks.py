@@ -131,6 +131,11 @@ class Clock:
             self.timeouts[seat] = 0
         return was
 
+    def ended(self) -> None:
+        """The game is over: no clock runs, no seat is marked timed out or taken over."""
+        self.stop()
+        self.timeouts = [0] * len(self.left)
+
     def request(self) -> ClockRequest:
         """The request of a table with this clock (a rematch's)."""
         if self.kind == "move":

@@ -21,6 +21,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -28,6 +29,7 @@ from typing import Any
 from cardtable.server.clocks import TIMEOUT_BOT
 from cardtable.server.connections import Connection
 from cardtable.server.messages import HintFound
+from cardtable.server.pace import bot_wait
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.pool import FairPool, Stale
 from cardtable.server.refusals import Refusal
@@ -141,6 +143,12 @@ class Jobs:
                 assert self.pool is not None
                 move = await self.pool.run(room.id, run_bot_job, job, address=room.address,
                                            light=job.kind in self.settings.light_bots)
+            # the table's pace, counted from the move before (the thinking included):
+            # this task waits, neither the event loop nor a worker
+            wait = bot_wait(room.bot_pace, room.moved_at, time.monotonic(),
+                            room.table.seats[seat].kind == "person", self.settings.bot_pace)
+            if wait > 0:
+                await asyncio.sleep(wait)
             await self.pipeline.play(room, seat, move, version, by_bot=True)
             room.bot_failures = 0
         except Refusal as refusal:

@@ -227,6 +227,8 @@ class TableSummary(Out):
     chat: bool = True
     #: the table's clock, only at a table with one
     clock: ClockState | None = None
+    #: seconds a bot waits after the move before its own (docs/server.md: Bot pace)
+    bot_pace: float = 0.0
 
 
 #: a chat channel: the seats' (read by the seats only) or the spectators' (read by all)

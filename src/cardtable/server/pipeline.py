@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -103,6 +104,10 @@ class Pipeline:
         if version != table.version:
             raise Refusal("move/stale", f"the table is at version {table.version}, not "
                                         f"{version}: wait for the events you missed")
+        for_person = by_bot and table.seats[seat].kind == "person"
+        if for_person and room.timed_out != seat and not room.taken_over(seat):
+            # a takeover's move on its way when the person came back
+            raise Refusal("move/stale", "the seat's person is back")
         clock = room.clock
         if clock is not None and not by_bot and (
                 room.timed_out == seat or clock.expired() == seat):
@@ -118,6 +123,8 @@ class Pipeline:
             raise Refusal("move/illegal", str(exc)) from None
         new = table.version
         result = records.result_of(table.state)
+        if for_person:
+            room.bot_moves[seat] += 1
         clock_text = None
         if clock is not None:
             clock.moved(seat, timed_out=by_bot and room.timed_out == seat,
@@ -125,11 +132,14 @@ class Pipeline:
             room.timed_out = None
             if result is not None:
                 room.over = True       # for run_clock; set again once stored
+                clock.ended()          # no "timed out" mark, no takeover, once over
             room.run_clock()
             clock_text = clock.to_json()
 
         def store(conn: Any) -> None:
             self.store.append_move(conn, room.id, new, seat, action.notation, result)
+            if for_person:
+                self.store.count_bot_move(conn, room.id, seat)
             if clock_text is not None:
                 self.store.save_clock(conn, room.id, clock_text)
 
@@ -151,6 +161,7 @@ class Pipeline:
     def _stored(self, room: Room, new: int, result: dict[str, Any] | None) -> None:
         """The move is stored: the end of the game noted, everyone told."""
         self.moves_accepted += 1
+        room.moved_at = time.monotonic()
         if result is not None:
             room.over = True
             log.info("table %s is over after %d moves", room.id, new)
@@ -161,6 +172,8 @@ class Pipeline:
                     log.error("table %s: an end-of-game hook failed (%s)", room.id,
                               type(exc).__name__)
         self.broadcast(room)
+        if result is not None:
+            room.presence_if_changed()     # the takeovers end with the game
 
     def _landed_later(self, room: Room, new: int, result: dict[str, Any] | None,
                       stored: asyncio.Future[Any]) -> None:
@@ -203,6 +216,7 @@ class Pipeline:
         room.table = fresh.table
         room.over = fresh.over
         room.clock = fresh.clock
+        room.bot_moves = fresh.bot_moves
         room.timed_out = None
         room.broken = False
         self.broadcast(room)

@@ -6,8 +6,9 @@ its own page (``GET /api/players/me``), to get a one-time transfer code for anot
 browser, or to revoke its keys. The server stores the key's SHA-256 only.
 
 Ratings come from OpenSkill (the Plackett-Luce model of the ``openskill`` package) over
-every finished table between people (no bot seat, every seat a different player's),
-in the order they finished; they are derived from the stored tables when the server
+every finished table between people (no bot seat, every seat a different player's, and
+not decided by the bots that played for them: :func:`decided_by_bots`), in the order
+they finished; they are derived from the stored tables when the server
 starts and updated as tables finish. The number shown is ``1500 + 24 * (mu - 3 sigma)``
 rounded (a new player: 1500).
 """
@@ -57,12 +58,38 @@ def _teams(game: str, options: dict[str, Any], players: int) -> list[int]:
     return list(range(players))
 
 
-def rated(row: GameRow) -> bool:
-    """A finished game between people: no bot seat, every seat a different player's."""
+#: a game is decided by the bots that played for its people (timeouts', takeovers') when,
+#: at one person's seat, a bot played more than this share of the seat's moves...
+TAKEOVER_SHARE = 0.25
+#: ...and more than this many of them (docs/server.md: Ratings)
+TAKEOVER_MOVES = 3
+
+
+def decided_by_bots(row: GameRow) -> bool:
+    """A bot played more than a quarter of a person seat's moves, and more than 3."""
+    for n, by_bot in enumerate(row.bot_moves):
+        made = row.moves[n] if n < len(row.moves) else 0
+        if by_bot > TAKEOVER_MOVES and by_bot > TAKEOVER_SHARE * made:
+            return True
+    return False
+
+
+def unrated(row: GameRow) -> Literal["bots", "players", "takeover"] | None:
+    """Why a game is left out of the ratings: a bot's seat ("bots"), a seat without a
+    player key or one player at two seats ("players"), or it was decided by the bots
+    that played for its people ("takeover"); None: it counts."""
     ids = [p for _, _, p in row.seats]
-    return (row.status == "over" and row.result is not None and len(ids) >= 2
-            and all(kind == "person" for kind, _, _ in row.seats)
-            and None not in ids and len(set(ids)) == len(ids))
+    if not all(kind == "person" for kind, _, _ in row.seats):
+        return "bots"
+    if len(ids) < 2 or None in ids or len(set(ids)) != len(ids):
+        return "players"
+    return "takeover" if decided_by_bots(row) else None
+
+
+def rated(row: GameRow) -> bool:
+    """A finished game between people (no bot seat, every seat a different player's) that
+    the bots playing for them did not decide."""
+    return row.status == "over" and row.result is not None and unrated(row) is None
 
 
 def outcome(row: GameRow, seat: int) -> Literal["won", "lost", "draw"] | None:
@@ -149,9 +176,12 @@ class Players:
         """A table's end is stored: its players' ratings move (pipeline.on_over)."""
         result = room.result()
         seats = [(s.kind, s.name, room.players[n]) for n, s in enumerate(room.table.seats)]
+        made = [0] * len(seats)
+        for seat, _ in room.table.moves:
+            made[seat] += 1
         row = GameRow(room.id, room.game.name, "over", -1, room.table.created, "",
                       None if result is None else result.data(), seats,
-                      dict(room.game.options))
+                      dict(room.game.options), list(room.bot_moves), made)
         self.ratings.apply(row)
 
     async def create(self, name: str | None) -> tuple[PlayerRow, str]:
@@ -262,5 +292,7 @@ class Players:
             entry.outcome = outcome(row, row.seat)
             entry.result = Result(**row.result)
             entry.rated = rated(row)
+            if not entry.rated:
+                entry.unrated = unrated(row)
             entry.replay = f"/t/{row.table_id}/replay"
         return entry

@@ -92,20 +92,28 @@ class Room:
     presence_sent: tuple[list[bool], list[bool]] | None = None
     #: the coalesced presence to come (``PRESENCE_DELAY``)
     presence_timer: asyncio.TimerHandle | None = None
+    #: seconds a bot waits after the move before its own (docs/server.md: Bot pace)
+    bot_pace: float = 0.0
+    #: when the last move was made, or the table started (monotonic)
+    moved_at: float = 0.0
+    #: per seat, the moves a bot played for its person (timeouts', takeovers')
+    bot_moves: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         now = time.monotonic()
         self.away_since = [now if s.kind == "person" else None for s in self.table.seats]
         if not self.players:
             self.players = [None] * len(self.table.seats)
-        self.visited = now
+        if not self.bot_moves:
+            self.bot_moves = [0] * len(self.table.seats)
+        self.visited = self.moved_at = now
 
     @property
     def bots_only(self) -> bool:
         """No person plays at this table, and a bot of it thinks (in the bot pool): a
         table of random bots alone plays to its end in moments and costs nothing, so it
         is neither counted per address nor adjourned (docs/server.md: Limits)."""
-        return bots_alone_think(self.table.seats)
+        return bots_alone_think(self.table.seats, self.bot_pace)
 
     def forget_hint(self, seat: int, done: asyncio.Future[Any]) -> None:
         """The seat's hint ``done`` came: the next ask computes a new one."""
@@ -161,8 +169,9 @@ class Room:
         return [s.kind == "bot" or n in present for n, s in enumerate(self.table.seats)]
 
     def taken_over(self, seat: int) -> bool:
-        """True when a bot plays ``seat`` for its person, who has been away too long."""
-        if self.table.seats[seat].kind != "person":
+        """True when a bot plays ``seat`` for its person, who has been away too long (or
+        ran out of time too often); never once the game is over."""
+        if self.table.seats[seat].kind != "person" or self.over:
             return False
         if self.clock is not None and self.clock.taken_over(seat):
             return True
@@ -215,6 +224,12 @@ class Room:
             self.presence_timer = asyncio.get_running_loop().call_later(
                 PRESENCE_DELAY, self.send_presence)
 
+    def presence_if_changed(self) -> None:
+        """Tell everyone who is here if a seat's part changed (a takeover ended)."""
+        seats = (self.connected(), [self.taken_over(n) for n in range(len(self.table.seats))])
+        if seats != self.presence_sent:
+            self.send_presence(seats)
+
     def send_presence(self, seats: tuple[list[bool], list[bool]] | None = None) -> None:
         if self.presence_timer is not None:
             self.presence_timer.cancel()
@@ -256,7 +271,7 @@ class Room:
                                status=self.status,
                                version=table.version, to_act=table.to_act,
                                takeover_after=self.takeover_after, created=table.created,
-                             chat=self.chat.on)
+                               chat=self.chat.on, bot_pace=self.bot_pace)
         if self.clock is not None:
             summary.clock = self.clock.state()
         if summary.status == "over":
@@ -267,10 +282,12 @@ class Room:
         return summary
 
 
-def bots_alone_think(seats: list[Seat]) -> bool:
-    """Bots alone play these seats, and one of them thinks in the bot pool: the random bot
-    chooses in microseconds in the server process (``Settings.inline_bots``)."""
-    return all(s.kind == "bot" for s in seats) and any(s.name != "random" for s in seats)
+def bots_alone_think(seats: list[Seat], pace: float = 0.0) -> bool:
+    """Bots alone play these seats, and one of them thinks in the bot pool (the random bot
+    chooses in microseconds in the server process, ``Settings.inline_bots``) or they wait
+    between their moves (a ``pace``): the table lasts."""
+    return all(s.kind == "bot" for s in seats) and (
+        pace > 0 or any(s.name != "random" for s in seats))
 
 
 def table_seats(rows: list[SeatRow]) -> list[Seat]:
@@ -288,5 +305,6 @@ def room_from_row(row: TableRow, alive: float | None = None) -> Room:
                 takeover_after=row.takeover_after,
                 rematch=row.rematch, players=[s.player for s in row.seats],
                 chat=TableChat.from_row(row), clock=clock,
-                adjourned=row.status == "adjourned")
+                adjourned=row.status == "adjourned", bot_pace=row.bot_pace or 0.0,
+                bot_moves=[s.bot_moves for s in row.seats])
     return room

@@ -28,6 +28,7 @@ from cardtable.server.messages import (
     TableSummary,
     error_message,
 )
+from cardtable.server.pace import table_pace
 from cardtable.server.refusals import Refusal
 from cardtable.server.room import Room, bots_alone_think, room_from_row, table_seats
 from cardtable.server.settings import Settings
@@ -248,8 +249,10 @@ class Rooms:
                           f"{self.settings.tables_per_address} tables are waiting or playing "
                           "for your address already; try again once one is over (or "
                           "closed for want of players)")
+        pace = table_pace(request.bot_pace, any(s.kind == "person" for s in rows),
+                          self.settings.bot_pace)
         limit = self.settings.bot_tables_per_address
-        if (bots_alone_think(table_seats(rows)) and address is not None
+        if (bots_alone_think(table_seats(rows), pace) and address is not None
                 and self.bot_tables_of(address) >= limit):
             raise Refusal("limit/bot-tables", f"{limit} tables of bots alone are playing "
                                               "for your address already; watch one to its "
@@ -265,12 +268,13 @@ class Rooms:
         row = TableRow(id=table_id, log=GameLog(name, dict(game.options), seed),
                        takeover_after=takeover, status="playing" if started else "waiting",
                        version=0, seats=rows, owner=self.settings.owner, chat=request.chat,
-                       clock=None if clock is None else clock.to_json())
+                       clock=None if clock is None else clock.to_json(), bot_pace=pace)
         table = Table.new(game, table_seats(rows), seed=seed, created=row.created)
         await self.db.run(lambda conn: self.store.create_table(conn, row))
         room = Room(id=table_id, table=table, tokens=[None] * len(rows), started=started,
                     over=False, takeover_after=takeover, rate=self.rate,
-                    chat=TableChat(on=request.chat), clock=clock, address=address)
+                    chat=TableChat(on=request.chat), clock=clock, address=address,
+                    bot_pace=pace)
         self.live[table_id] = room
         log.info("table %s created: %s, %d seats", table_id, name, len(rows))
         return room
@@ -311,6 +315,7 @@ class Rooms:
             room.table.set_seat(seat, Seat("person", name))
             if starts:
                 room.started = True
+                room.moved_at = time.monotonic()    # a bot's first move waits its pace
                 log.info("table %s starts", room.id)
                 if room.clock is not None:
                     room.run_clock()

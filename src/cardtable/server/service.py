@@ -121,6 +121,10 @@ class TableService:
             return
         async with room.lock:
             clock.back(seat)
+            if (room.table.to_act == seat and room.bot_task is not None
+                    and room.timed_out != seat):
+                room.bot_task.cancel()      # the takeover's move waiting its pace
+                room.bot_task = None
             if room.table.to_act == seat and room.bot_task is None:
                 room.run_clock()
             await self.rooms.save_clock(room)
@@ -169,7 +173,8 @@ class TableService:
                 new = await self.create(CreateTable(game=game.name, options=options,
                                                     seats=seats,
                                                     takeover_after=room.takeover_after,
-                                                    chat=room.chat.on, clock=clock),
+                                                    chat=room.chat.on, clock=clock,
+                                                    bot_pace=room.bot_pace),
                                         conn.address)
                 until = time.monotonic() + self.settings.rematch_hold
                 new.held = {n: (room.players[n], until)

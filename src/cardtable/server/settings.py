@@ -30,6 +30,10 @@ class Settings:
     # timeouts in a row after which a seat with a clock is taken over (a table's clock
     # may say otherwise)
     clock_timeouts: int = 3
+    # seconds a bot waits after the move before its own at a table where a person sits
+    # and that asks for no pace, and the least a bot playing for a person waits (docs/
+    # server.md: Bot pace; a table of bots alone asking for none plays at once)
+    bot_pace: float = 0.8
     # seconds between the heartbeats that let a restarted server give back its downtime
     clock_heartbeat: float = 1.0
     # bots that choose in microseconds play in the server process; the others (and

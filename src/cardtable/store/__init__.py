@@ -47,6 +47,8 @@ tables = sa.Table(
     sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.true()),
     # the table's clock (JSON, cardtable.server.clocks) or None: no clock
     sa.Column("clock", sa.Text, nullable=True),
+    # seconds a bot waits after the move before its own (null: at once; migration 0007)
+    sa.Column("bot_pace", sa.Float, nullable=True),
 )
 sa.Index("ix_tables_status", tables.c.status)
 sa.Index("ix_tables_owner_status", tables.c.owner, tables.c.status)
@@ -63,6 +65,8 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),   # sha256 of the seat token
     # the player (cardtable.store.players) whose key took the seat, if one did
     sa.Column("player_id", sa.String(32), nullable=True),
+    # the moves a bot played for the seat's person: timeouts' and takeovers' (0007)
+    sa.Column("bot_moves", sa.Integer, nullable=False, server_default="0"),
 )
 
 moves = sa.Table(
@@ -224,6 +228,8 @@ class SeatRow:
     token_hash: str | None = None
     #: the public id of the player holding the seat (taken with a player key), or None
     player: str | None = None
+    #: the moves a bot played for the seat's person (a timeout's or a takeover's)
+    bot_moves: int = 0
 
 
 @dataclass
@@ -260,6 +266,8 @@ class TableRow:
     #: the number of the table's last chat line
     chat_count: int = 0
     clock: str | None = None
+    #: seconds a bot waits after the move before its own (None: stored before, at once)
+    bot_pace: float | None = None
 
 
 def _append_sql(postgres: bool, over: bool) -> tuple[str, str]:
@@ -308,7 +316,7 @@ class Store:
             seed=row.log.seed,
             takeover_after=row.takeover_after, status=row.status, version=row.version,
             result=None, created=row.created, updated=stamp, owner=row.owner,
-            chat=row.chat, clock=row.clock))
+            chat=row.chat, clock=row.clock, bot_pace=row.bot_pace))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
              "settings": json.dumps(s.settings), "token_hash": s.token_hash,
@@ -384,6 +392,12 @@ class Store:
             cursor.execute(_SAVE_CLOCK[postgres], (clock, table_id))
         finally:
             cursor.close()
+
+    def count_bot_move(self, conn: Connection, table_id: str, seat: int) -> None:
+        """A bot played a move for the person of ``seat`` (in the move's transaction)."""
+        conn.execute(seats.update().where(seats.c.table_id == table_id,
+                                          seats.c.seat == seat)
+                     .values(bot_moves=seats.c.bot_moves + 1))
 
     def heartbeat(self, conn: Connection, owner: str | None, alive: float) -> None:
         """Server process ``owner`` (None: the default one) is alive at ``alive``."""
@@ -469,8 +483,8 @@ class Store:
                                  tuple((m.seat, m.notation) for m in move_rows)),
             takeover_after=r.takeover_after, status=r.status, version=r.version,
             seats=[SeatRow(s.kind, s.name, s.bot, json.loads(s.settings), s.token_hash,
-                           s.player_id) for s in seat_rows],
+                           s.player_id, s.bot_moves) for s in seat_rows],
             result=json.loads(r.result) if r.result else None, created=r.created,
             owner=r.owner, rematch=r.rematch, chat=bool(r.chat), chat_lines=lines,
             mutes=[(m.seat, m.muted) for m in mutes], chat_count=count or 0,
-            clock=r.clock)
+            clock=r.clock, bot_pace=r.bot_pace)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from cardtable.local import now
-from cardtable.store import metadata, seats, tables
+from cardtable.store import metadata, moves, seats, tables
 
 players = sa.Table(
     "players", metadata,
@@ -129,6 +129,10 @@ class GameRow:
     #: per seat: (kind, name, player id or None)
     seats: list[tuple[str, str, str | None]]
     options: dict[str, Any]
+    #: per seat, the moves a bot played for its person (a timeout's or a takeover's)
+    bot_moves: list[int] = field(default_factory=list)
+    #: per seat, the moves it made (counted only at a table where bot_moves has any)
+    moves: list[int] = field(default_factory=list)
 
 
 def games_of(conn: Connection, player_id: str, finished: bool | None = None,
@@ -163,13 +167,28 @@ def _games(conn: Connection, found: Sequence[Any]) -> list[GameRow]:
     if not found:
         return []
     by_table: dict[str, list[tuple[str, str, str | None]]] = {}
+    by_bots: dict[str, list[int]] = {}
     wanted = list({r.id for r in found})
     for start in range(0, len(wanted), 500):
         for s in conn.execute(sa.select(seats.c.table_id, seats.c.seat, seats.c.kind,
-                                        seats.c.name, seats.c.player_id)
+                                        seats.c.name, seats.c.player_id, seats.c.bot_moves)
                               .where(seats.c.table_id.in_(wanted[start:start + 500]))
                               .order_by(seats.c.table_id, seats.c.seat)):
             by_table.setdefault(s.table_id, []).append((s.kind, s.name, s.player_id))
+            by_bots.setdefault(s.table_id, []).append(s.bot_moves)
+    made = _moves_per_seat(conn, [t for t, n in by_bots.items() if any(n)])
     return [GameRow(r.id, r.game, r.status, r.seat, r.created, r.updated,
                     json.loads(r.result) if r.result else None, by_table.get(r.id, []),
-                    json.loads(r.options)) for r in found]
+                    json.loads(r.options), by_bots.get(r.id, []), made.get(r.id, []))
+            for r in found]
+
+
+def _moves_per_seat(conn: Connection, wanted: list[str]) -> dict[str, list[int]]:
+    """Per table, the moves each seat made (the tables where bots played for people)."""
+    counts: dict[str, dict[int, int]] = {}
+    for start in range(0, len(wanted), 500):
+        for m in conn.execute(sa.select(moves.c.table_id, moves.c.seat, sa.func.count())
+                              .where(moves.c.table_id.in_(wanted[start:start + 500]))
+                              .group_by(moves.c.table_id, moves.c.seat)):
+            counts.setdefault(m[0], {})[m[1]] = m[2]
+    return {t: [c.get(n, 0) for n in range(max(c) + 1)] for t, c in counts.items()}

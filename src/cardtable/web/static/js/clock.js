@@ -28,14 +28,15 @@ export function format(seconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
-/** The clock's element in a seat's chip, or null. */
-export function seatClock(clock, seat) {
+/** The clock's element in a seat's chip, or null; once the game has ``ended``, no
+ *  "timed out" mark. */
+export function seatClock(clock, seat, ended = false) {
   const left = secondsLeft(clock, seat);
   if (left === null) return null;
   const classes = ["seat-clock"];
   if (clock.running === seat) classes.push("running");
   if (clock.running === seat && left <= 10) classes.push("low");
-  const timeouts = clock.timeouts[seat] || 0;
+  const timeouts = ended ? 0 : clock.timeouts[seat] || 0;
   return h("span", { class: "clock-box" },
     h("span", { class: classes.join(" "), "data-seat": seat, title: _("time left") }, format(left)),
     timeouts ? h("span", { class: "timed-out", title: _("When time runs out, {bot} plays the move.", { bot: botLabel(clock.bot) }) },

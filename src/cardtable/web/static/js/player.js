@@ -146,7 +146,8 @@ export async function renderPlayer(root, playerId, navigate) {
   main.append(h("section", { class: "card-panel", id: "finished" }, h("h2", {}, _("Finished games")),
     games.length ? h("div", { class: "table-list" }, games.map((g) => h("div", { class: `table-row outcome-${g.outcome}` },
       h("div", {}, h("strong", {}, gameTitle(g.game)), " · ", h("span", { class: "outcome" }, outcomeLabel(g.outcome)),
-        g.rated ? null : h("span", { class: "muted" }, " · ", _("not rated")),
+        g.rated ? null : h("span", { class: "muted unrated" }, " · ", g.unrated === "takeover"
+          ? _("not rated: bots played for the players") : _("not rated")),
         h("div", { class: "muted" }, g.seats.map((s) => (s.player && s.player !== playerId
           ? h("a", { href: `/p/${encodeURIComponent(s.player)}`, "data-link": true }, seatLabel(s)) : seatLabel(s)))
           .flatMap((x, i) => (i ? [", ", x] : [x])),

@@ -614,6 +614,7 @@ export class TablePage {
     const v = this.view;
     const seats = this.table.seats || [];
     const note = clocks.clockNote(this.clock);
+    const ended = !!(v.is_terminal || this.over || this.table.status === "over");
     this.seatsBar.replaceChildren(...seats.map((info, i) => {
       const classes = ["seat"];
       if (v.current_player === i && !v.is_terminal) classes.push("to-act");
@@ -635,9 +636,11 @@ export class TablePage {
         info.rating ? h("span", { class: "rating", title: _("Rating"), role: "img", "aria-label": _("Rating {n}", { n: info.rating }) }, String(info.rating)) : null,
         h("span", { class: `dot ${dot[0]}`, title: dot[1], role: "img", "aria-label": dot[1] }),
         h("span", { class: "seat-info" }, this.game.seatInfo(this, i)),
-        clocks.seatClock(this.clock, i),
-        (this.botPlaying || [])[i] || info.bot_playing ? h("span", { class: "muted" }, _("(a bot plays for them)")) : null,
-        i === this.seat && clocks.takenOver(this.clock, i)
+        clocks.seatClock(this.clock, i, ended),
+        // a takeover ends with the game: no mark, no "I'm back" once it is over
+        !ended && ((this.botPlaying || [])[i] || info.bot_playing)
+          ? h("span", { class: "muted bot-plays" }, i === this.seat ? _("(a bot plays for you)") : _("(a bot plays for them)")) : null,
+        !ended && i === this.seat && clocks.takenOver(this.clock, i)
           ? h("button", { class: "small primary", id: "clock-back", onclick: () => this.send({ type: "back" }) }, _("I'm back: let me play"))
           : null,
         sit);

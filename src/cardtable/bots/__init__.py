@@ -46,13 +46,21 @@ _KINDS: dict[str, BotKind] = {kind.name: kind for kind in (
             searches=True),
     BotKind("learned", lambda seed: LearnedBot(seed)),
     BotKind("perfect", lambda seed: PerfectBot(seed), searches=True),
+    BotKind("trained", lambda seed: _trained(seed)),
     # a frozen bot to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
     # whatever ``heuristic`` becomes
     BotKind("heuristic-v1", lambda seed: HeuristicBot(seed, "heuristic-v1")),
 )}
-KINDS = ("random", "heuristic", "ismcts", "learned", "perfect")
+KINDS = ("random", "heuristic", "ismcts", "learned", "perfect", "trained")
 #: frozen bots to measure against (kinds of ``make`` beside KINDS)
 YARDSTICKS = ("heuristic-v1",)
+
+
+def _trained(seed: int | None) -> Bot:
+    """The trained bot (``cardtable.bots.trained``: NumPy, imported when first asked for)."""
+    from cardtable.bots.trained import TrainedBot
+
+    return TrainedBot(seed)
 
 
 def bot_kind(kind: str) -> BotKind:
@@ -64,7 +72,8 @@ def bot_kind(kind: str) -> BotKind:
 
 
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
-    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned" or "perfect"); ISMCTS
+    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned", "perfect" or
+    "trained"); ISMCTS
     takes a budget (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
     default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
@@ -73,7 +82,8 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     "learned" plays Sequence with weights learned against it (``sequence_learned``) and the
     other games, which have no learned weights yet, as the heuristic does. "perfect" plays
     Draw Bridge exactly from the auction on (``cardtable.bots.perfect``) and the other
-    games as the heuristic does."""
+    games as the heuristic does. "trained" plays the action-value network trained by
+    ``cardtable.train`` where one ships (Three Thirteen) and the heuristic elsewhere."""
     declared = bot_kind(kind)
     check_budget(budget)
     if budget and not declared.takes_budget:

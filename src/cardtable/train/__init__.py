@@ -6,4 +6,6 @@ environments and the batched engines, and nothing below imports it.
   ``bots/data/sequence_weights.json`` (``python -m cardtable.train.evolve``).
 - ``cardtable.train.actor_critic``: a small Sequence policy trained on the batched engine
   (``python -m cardtable.train.actor_critic``; docs/training.md).
+- ``cardtable.train.dmc``: deep Monte-Carlo self-play on the batched engines, behind the
+  "trained" bot's weights (``python -m cardtable.train GAME --out RUN``; PyTorch).
 """

@@ -606,6 +606,63 @@ class VectorThreeThirteen(VectorEngine[ThreeThirteenBatch, ThreeThirteenResults]
                         out: np.ndarray) -> None:
         _observe_kernel(batch, rows, seats, self.num_players, self._offsets, self._rules, out)
 
+    def penalties_after(self, batch: ThreeThirteenBatch) -> np.ndarray:
+        """(N, 54) float32: for the seat to act in each row, the least penalty (3.7) of its
+        hand after each legal move (drawing: the hand as it is; taking: after the best
+        discard that follows; a discard: without that card), 0 for the other ids; what
+        the trained bot adds to its network's values (``cardtable.bots.trained``)."""
+        self._check_batch(batch)
+        return _penalties_after(self, batch)
+
+
+@njit(cache=True)
+def _penalties_after_kernel(b: ThreeThirteenBatch, vals: np.ndarray, ace_high: bool,
+                            all_wild: bool, out: np.ndarray) -> None:
+    """For the seat to act in each row, the least penalty (3.7) its hand is left with after
+    each of its legal moves, into ``out`` (N, 54): drawing, the hand as it is; taking, the
+    best hand after taking the top discard and discarding any card; discarding a card,
+    the hand without it. Other ids: 0."""
+    work = np.zeros((10, DEPTH), np.int64)
+    hand = np.zeros(NUM_CARDS, np.uint8)
+    for i in range(b.meta.shape[0]):
+        for a in range(out.shape[1]):
+            out[i, a] = 0.0
+        if b.meta[i, M_OVER] != 0:
+            continue
+        seat = b.meta[i, M_CURRENT]
+        wild = b.meta[i, M_ROUND] + 1
+        for c in range(NUM_CARDS):
+            hand[c] = b.hands[i, seat, c]
+        if b.meta[i, M_DRAWING] != 0:
+            out[i, DRAW] = hand_penalty(hand, wild, vals, ace_high, all_wild, work)
+            n = b.meta[i, M_DISCARD_LEN]
+            if n > 0:
+                top = b.discard[i, n - 1]
+                hand[top] += 1
+                best = 1 << 30
+                for c in range(NUM_CARDS):
+                    if hand[c] > 0:
+                        hand[c] -= 1
+                        p = hand_penalty(hand, wild, vals, ace_high, all_wild, work)
+                        hand[c] += 1
+                        if p < best:
+                            best = p
+                hand[top] -= 1
+                out[i, TAKE] = best
+        else:
+            for c in range(NUM_CARDS):
+                if hand[c] > 0:
+                    hand[c] -= 1
+                    out[i, DISCARD + c] = hand_penalty(hand, wild, vals, ace_high, all_wild,
+                                                       work)
+                    hand[c] += 1
+
+
+def _penalties_after(engine: VectorThreeThirteen, batch: ThreeThirteenBatch) -> np.ndarray:
+    out = np.zeros((batch.size, NUM_ACTIONS), np.float32)
+    _penalties_after_kernel(batch, engine.vals, engine.ace_high, engine.all_wild_melds, out)
+    return out
+
 
 #: the old name of ``ThreeThirteenResults``
 Results = ThreeThirteenResults

@@ -84,13 +84,24 @@ def replay_json(record: records.Record) -> dict[str, Any]:
 def review_json(record: records.Record) -> dict[str, Any]:
     """``{"game", "deals": [...]}``: a finished Draw Bridge game's review, each deal's
     ``DealReview.to_json()`` (par, the contract reached, each seat's tricks and match
-    chance lost with the card or call where it happened: docs/drawbridge-review.md); the
-    other games have no review (``deals`` is empty). RecordError as for ``replay_json``;
-    RecordTooLong over ``MAX_ACTIONS`` moves or ``MAX_DEALS`` deals."""
+    chance lost with the card or call where it happened: docs/drawbridge-review.md); a
+    Three Thirteen game of two players at the default rules is reviewed by the trained
+    network (``cardtable.review.review``: ``deals`` empty, and ``method``, ``unit``,
+    ``moves`` and ``players``); the other games have no review (``deals`` is empty).
+    RecordError as for ``replay_json``; RecordTooLong over ``MAX_ACTIONS`` moves or
+    ``MAX_DEALS`` deals."""
     if not record.finished:
         raise BadRecordFile("only a finished game is reviewed: its hands are then open", "not-over")
     if not cardtable.declaration(record.game).review:
-        return {"game": record.game, "deals": []}
+        from cardtable import review as network_review  # NumPy, only when asked
+
+        if record.game not in network_review.reviewed_games():
+            return {"game": record.game, "deals": []}
+        _short_enough(record, "review")
+        try:
+            return {"deals": [], **network_review.review(record)}
+        except ValueError:     # options the network was not trained for
+            return {"game": record.game, "deals": []}
     _short_enough(record, "review")
     final = record.log.replay()
     reviewer = part(type(final), "review")   # the game's package's review module

@@ -1,0 +1,93 @@
+"""The review of a finished game by the trained network (cardtable.review): its shape, that
+it tells a careful player from a careless one, and the command and the API that give it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("numpy")
+
+import cardtable  # noqa: E402
+from cardtable import records  # noqa: E402
+from cardtable.bots import make  # noqa: E402
+from cardtable.cli import main  # noqa: E402
+from cardtable.review import BLUNDER, INACCURACY, MISTAKE, review, verdict  # noqa: E402
+from cardtable.web.replay import review_json  # noqa: E402
+
+
+def played(game: str, kinds: tuple[str, ...], seed: int, **options: object
+           ) -> records.Record:
+    state = cardtable.new_game(game, **options).deal(seed=seed)
+    bots = [make(kind, seed=seed + k) for k, kind in enumerate(kinds)]
+    assert len(bots) == state.game.num_players
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].choose(state))
+    return records.record_of(state)
+
+
+def test_verdicts_follow_the_thresholds() -> None:
+    assert INACCURACY < MISTAKE < BLUNDER
+    assert [verdict(x) for x in (0.0, INACCURACY, MISTAKE, BLUNDER + 5)] == [
+        None, "inaccuracy", "mistake", "blunder"]
+
+
+def test_a_review_scores_every_move_and_sums_per_player() -> None:
+    record = played("threethirteen", ("heuristic", "random"), 4)
+    answer = review(record)
+    assert answer["game"] == "threethirteen" and "points" in answer["unit"]
+    moves = answer["moves"]
+    assert [m["number"] for m in moves] == list(range(1, len(record.actions) + 1))
+    for m, (seat, notation) in zip(moves, record.actions, strict=True):
+        assert m["seat"] == seat and m["played"] == notation
+        assert m["loss"] == pytest.approx(max(0.0, m["best_value"] - m["value"]), abs=0.02)
+        assert m["verdict"] == verdict(m["loss"]) and 1 <= m["round"] <= 11
+        assert m["loss"] > 0 or m["best"] == m["played"] or m["best_value"] == m["value"]
+    for p in answer["players"]:
+        mine = [m for m in moves if m["seat"] == p["seat"]]
+        assert p["moves"] == len(mine)
+        assert p["loss"] == pytest.approx(sum(m["loss"] for m in mine), abs=0.05)
+        assert p["blunders"] == sum(m["verdict"] == "blunder" for m in mine)
+
+
+def test_the_review_tells_the_careful_player_from_the_random_one() -> None:
+    """Over a few matches, random play loses far more by the network's measure."""
+    heuristic, random_ = [], []
+    for seed in range(3):
+        players = review(played("threethirteen", ("heuristic", "random"), seed))["players"]
+        heuristic.append(players[0])
+        random_.append(players[1])
+    assert sum(p["accuracy"] for p in heuristic) > sum(p["accuracy"] for p in random_) + 30
+    assert sum(p["blunders"] for p in random_) > sum(p["blunders"] for p in heuristic)
+
+
+def test_games_without_a_network_are_refused_plainly() -> None:
+    with pytest.raises(ValueError, match="no trained network reviews sequence"):
+        review(played("sequence", ("heuristic", "heuristic"), 1))
+    with pytest.raises(ValueError, match="no trained network reviews threethirteen"):
+        review(played("threethirteen", ("heuristic",) * 3, 1, players=3))
+
+
+def test_the_command_and_the_api(tmp_path: Path) -> None:
+    record = played("threethirteen", ("heuristic", "random"), 2)
+    path = tmp_path / "match.json"
+    records.save(record, path)
+    runner = CliRunner()
+    text = runner.invoke(main, ["review", str(path)])
+    assert text.exit_code == 0, text.output
+    assert "seat 0: accuracy" in text.output and "seat 1: accuracy" in text.output
+    as_json = runner.invoke(main, ["review", str(path), "--json"])
+    assert json.loads(as_json.output)["players"][0]["seat"] == 0
+    api = review_json(record)
+    assert api["deals"] == [] and len(api["moves"]) == len(record.actions)
+
+    other = tmp_path / "sequence.json"
+    records.save(played("sequence", ("heuristic", "heuristic"), 1), other)
+    refused = runner.invoke(main, ["review", str(other)])
+    assert refused.exit_code != 0
+    assert "which has no review" in refused.output and "Three Thirteen" in refused.output

@@ -171,15 +171,11 @@ class GameLog:
             yield state.clone()
 
 
-@dataclass
-class Record:
-    """One game: its log (the game, its start and its moves), its seats, its result (None
-    while unfinished) and when it began."""
+class HoldsLog:
+    """What holds a game log (a record, an arena's game) reads its game and options from
+    it rather than copying them."""
 
     log: GameLog
-    seats: list[Seat]
-    result: dict[str, Any] | None = None
-    created: str = field(default_factory=now)
 
     @property
     def game(self) -> str:
@@ -188,6 +184,17 @@ class Record:
     @property
     def options(self) -> dict[str, Any]:
         return self.log.options
+
+
+@dataclass
+class Record(HoldsLog):
+    """One game: its log (the game, its start and its moves), its seats, its result (None
+    while unfinished) and when it began."""
+
+    log: GameLog
+    seats: list[Seat]
+    result: dict[str, Any] | None = None
+    created: str = field(default_factory=now)
 
     @property
     def seed(self) -> int | None:

@@ -175,3 +175,18 @@ def test_a_tiny_sequence_run_writes_weights_the_bot_plays(tmp_path: Path) -> Non
         action = bot.choose(state)
         assert action in state.legal_actions()
         state.apply(action)
+
+
+def test_a_move_bootstraps_from_the_same_seat_s_next_move_in_its_segment() -> None:
+    serial = np.array([5, 5, 5, 5, 6, 5])
+    seat = np.array([0, 1, 0, 1, 0, 0])
+    assert dmc._next_of_seat(serial, seat).tolist() == [2, 3, 5, -1, -1, -1]
+
+
+def test_a_tiny_bootstrapped_run(tmp_path: Path) -> None:
+    dmc.main(["threethirteen", "--out", str(tmp_path), "--samples", "1500", "--eval-every",
+              "1500", "--target", "td", *TINY])
+    assert QNet.load(tmp_path / "latest.npz").meta["target"] == "td"
+    with pytest.raises(SystemExit, match="another game, network or target"):
+        dmc.main(["threethirteen", "--out", str(tmp_path), "--samples", "3000",
+                  "--eval-every", "1500", "--resume", *TINY])

@@ -30,7 +30,7 @@ from cardtable.arena.executors import Running, open_executor
 from cardtable.arena.specs import BotSpec, check, parse_list
 from cardtable.bots import bot_kind
 from cardtable.core import OptionsError
-from cardtable.records import GameLog
+from cardtable.records import GameLog, HoldsLog
 from cardtable.table import Seat, Table
 
 __all__ = ["MAX_BATCH", "GameResult", "Task", "batch_size", "plan", "play", "play_batch",
@@ -41,7 +41,7 @@ MAX_BATCH = 50
 
 
 @dataclass(frozen=True)
-class Task:
+class Task(HoldsLog):
     """One game: its log (the game, its options and the deal's seed; no moves yet), which
     bot plays each seat and each seat's bot seed."""
 
@@ -55,14 +55,6 @@ class Task:
     bots: tuple[BotSpec, ...] = ()
     #: the deal's number in the arena: the two games of a deal share it
     deal: int = 0
-
-    @property
-    def game(self) -> str:
-        return self.log.game
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.log.options
 
     @property
     def deal_seed(self) -> int:

@@ -144,29 +144,23 @@ class Pending:
     """Moves whose segment is not over yet, and the returns of segments that are.
 
     Every segment of every row gets a serial number; a move keeps its segment's serial
-    and its seat until the segment's returns are known.
+    and its seat until the segment's returns are known. Each move is a row of named
+    columns (``obs``, ``act``, ``seat``, ``feature``: the chosen move's feature, and with
+    ``--target td`` also ``mask`` and ``features``, the position's legal moves and all
+    their features, which the seat's move before it bootstraps from).
     """
 
     def __init__(self, rows: int, players: int) -> None:
-        self.obs: list[np.ndarray] = []
-        self.act: list[np.ndarray] = []
-        self.seat: list[np.ndarray] = []
-        self.serial: list[np.ndarray] = []
-        self.feature: list[np.ndarray] = []
+        self.columns: dict[str, list[np.ndarray]] = {}
         self.current = np.arange(rows, dtype=np.int64)   # each row's segment serial
         self.next_serial = rows
         self.done: dict[int, np.ndarray] = {}            # serial -> (players,) returns
         self.players = players
 
-    def add(self, obs: np.ndarray, act: np.ndarray, seat: np.ndarray,
-            feature: np.ndarray) -> None:
-        """One move of every row: what the seat saw, did, its seat, the chosen move's
-        feature (taken off the network's value)."""
-        self.feature.append(feature.astype(np.float32))
-        self.obs.append(obs.astype(np.float16))
-        self.act.append(act.astype(np.int64))
-        self.seat.append(seat.astype(np.int64))
-        self.serial.append(self.current.copy())
+    def add(self, **arrays: np.ndarray) -> None:
+        """One move of every row, its columns by name."""
+        for name, array in (*arrays.items(), ("serial", self.current.copy())):
+            self.columns.setdefault(name, []).append(array)
 
     def close(self, rows: np.ndarray, returns: np.ndarray) -> None:
         """End the segments of ``rows`` with their (len(rows), players) returns."""
@@ -175,25 +169,34 @@ class Pending:
             self.current[row] = self.next_serial
             self.next_serial += 1
 
-    def ready(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The moves whose returns are known, as (obs, action, feature, return); the rest
-        wait."""
-        if not self.obs:
-            return (np.zeros((0, 0), np.float16), np.zeros(0, np.int64),
-                    np.zeros(0, np.float32), np.zeros(0, np.float32))
-        obs, act = np.concatenate(self.obs), np.concatenate(self.act)
-        feature = np.concatenate(self.feature)
-        seat, serial = np.concatenate(self.seat), np.concatenate(self.serial)
+    def ready(self) -> dict[str, np.ndarray]:
+        """The moves whose returns are known, oldest first: their columns, ``ret`` (the
+        seat's return) and ``next`` (the index of the same seat's next move in the same
+        segment, -1 for its last); the rest wait."""
+        if not self.columns:
+            return {"ret": np.zeros(0, np.float32), "next": np.zeros(0, np.int64)}
+        cols = {name: np.concatenate(chunks) for name, chunks in self.columns.items()}
+        serial, seat = cols["serial"], cols["seat"]
         known = np.array([s in self.done for s in serial.tolist()], bool)
         table = np.zeros((len(serial), self.players), np.float32)
         if known.any():
             table[known] = np.stack([self.done[s] for s in serial[known].tolist()])
-        ret = table[np.arange(len(serial)), seat]
-        self.obs, self.act = [obs[~known]], [act[~known]]
-        self.seat, self.serial = [seat[~known]], [serial[~known]]
-        self.feature = [feature[~known]]
+        self.columns = {name: [col[~known]] for name, col in cols.items()}
         self.done = {}   # every move of a closed segment was added before it closed
-        return obs[known], act[known], feature[known], ret[known]
+        out = {name: col[known] for name, col in cols.items()}
+        out["ret"] = table[np.arange(len(serial)), seat][known]
+        out["next"] = _next_of_seat(out["serial"], out["seat"])
+        return out
+
+
+def _next_of_seat(serial: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """For moves in time order, the index of the same seat's next move in the same
+    segment, -1 where there is none."""
+    order = np.lexsort((np.arange(len(serial)), seat, serial))
+    nxt = np.full(len(serial), -1, np.int64)
+    same = (serial[order][1:] == serial[order][:-1]) & (seat[order][1:] == seat[order][:-1])
+    nxt[order[:-1][same]] = order[1:][same]
+    return nxt
 
 
 # ---------------------------------------------------------------- evaluation
@@ -233,7 +236,8 @@ class Run:
     curve; ``checkpoint``/``resume`` save and load all of it."""
 
     def __init__(self, game: str, out: Path, seed: int, envs: int, batch: int, lr: float,
-                 epsilon: float, hidden: tuple[int, ...] | None, device: str) -> None:
+                 epsilon: float, hidden: tuple[int, ...] | None, device: str,
+                 target: str = "mc") -> None:
         import torch
 
         self.recipe = recipe(game)
@@ -242,6 +246,7 @@ class Run:
         self.envs = envs
         self.batch = batch
         self.epsilon = epsilon
+        self.target = target
         self.device = torch.device(device)
         self.engine = make_engine(game, **self.recipe.options)
         self.game = cardtable.new_game(game, **self.recipe.options)
@@ -270,6 +275,7 @@ class Run:
                 "value_scale": self.recipe.scale, "unit": self.recipe.unit,
                 **({"features": self.recipe.features, "feature_scale": self.recipe.scale}
                    if self.recipe.features else {}),
+                "target": self.target,
                 "method": "deep Monte-Carlo (cardtable.train.dmc)"}
 
     def start_games(self) -> None:
@@ -312,7 +318,12 @@ class Run:
             greedy[explore] = noise[explore].argmax(axis=1)
         chosen = (np.zeros(self.envs, np.float32) if feats is None
                   else feats[np.arange(self.envs), greedy] / self.recipe.scale)
-        self.pending.add(obs, greedy, seats, chosen)
+        extra = {} if self.target == "mc" else {
+            "mask": mask.astype(bool),
+            "features": (np.zeros(mask.shape, np.float16) if feats is None
+                         else (feats / self.recipe.scale).astype(np.float16))}
+        self.pending.add(obs=obs.astype(np.float16), act=greedy.astype(np.int64),
+                         seat=seats.astype(np.int64), feature=chosen, **extra)
         result = self.engine.step(b, greedy, autoreset=False)
         ended = np.asarray(result.terminated) | np.asarray(result.truncated)
         segment = self.recipe.segment(b)
@@ -330,28 +341,50 @@ class Run:
 
     # -- learning --------------------------------------------------------------
 
-    def learn(self, obs: np.ndarray, act: np.ndarray, feature: np.ndarray,
-              ret: np.ndarray) -> float:
-        """One pass over the samples in shuffled minibatches; the mean loss."""
+    def learn(self, batch: dict[str, np.ndarray], room: int) -> float:
+        """One pass over at most ``room`` samples of ``batch`` (``Pending.ready``) in
+        shuffled minibatches; the mean loss. The target of a move is its return
+        (``--target mc``), or (``td``) the value of the same seat's next move in the
+        segment, its return for the last."""
         import torch
 
-        order = self.rng.permutation(len(act))
+        n = min(room, len(batch["ret"]))
+        order = self.rng.permutation(n)
         losses = []
-        for start in range(0, len(order), self.batch):
+        for start in range(0, n, self.batch):
             pick = order[start:start + self.batch]
-            x = torch.from_numpy(obs[pick].astype(np.float32) * self.scale).to(self.device)
-            a = torch.from_numpy(act[pick]).to(self.device)
-            g = torch.from_numpy(ret[pick]).to(self.device)
-            f = torch.from_numpy(feature[pick]).to(self.device)
-            q = self.net(x).gather(1, a[:, None])[:, 0] - f
-            loss = torch.nn.functional.mse_loss(q, g)
+            x = torch.from_numpy(batch["obs"][pick].astype(np.float32) * self.scale)
+            a = torch.from_numpy(batch["act"][pick])
+            g = torch.from_numpy(self._targets(batch, pick))
+            f = torch.from_numpy(batch["feature"][pick])
+            q = self.net(x.to(self.device)).gather(1, a[:, None].to(self.device))[:, 0]
+            loss = torch.nn.functional.mse_loss(q - f.to(self.device), g.to(self.device))
             self.optimiser.zero_grad()
             loss.backward()
             self.optimiser.step()
             losses.append(float(loss.detach()))
             self.updates += 1
-        self.samples += len(act)
+        self.samples += n
         return float(np.mean(losses)) if losses else math.nan
+
+    def _targets(self, batch: dict[str, np.ndarray], pick: np.ndarray) -> np.ndarray:
+        ret = batch["ret"][pick].astype(np.float32)
+        if self.target == "mc":
+            return ret
+        import torch
+
+        nxt = batch["next"][pick]
+        has = nxt >= 0
+        if not has.any():
+            return ret
+        rows = nxt[has]
+        with torch.no_grad():
+            x = torch.from_numpy(batch["obs"][rows].astype(np.float32) * self.scale)
+            q = self.net(x.to(self.device)).cpu().numpy()
+        q -= batch["features"][rows].astype(np.float32)
+        q = np.where(batch["mask"][rows], q, -np.inf)
+        ret[has] = q.max(axis=1)
+        return ret
 
     # -- checkpoints -----------------------------------------------------------
 
@@ -374,10 +407,11 @@ class Run:
         import torch
 
         state = torch.load(self.out / "checkpoint.pt", weights_only=False)
-        if state["meta"]["game"] != self.recipe.game or tuple(state["meta"]["hidden"]) != \
-                self.hidden:
-            raise SystemExit(f"cardtable.train: {self.out} holds a run of another game or "
-                             "network; give another --out")
+        meta = state["meta"]
+        if (meta["game"], tuple(meta["hidden"]), meta.get("target", "mc")) != (
+                self.recipe.game, self.hidden, self.target):
+            raise SystemExit(f"cardtable.train: {self.out} holds a run of another game, "
+                             "network or target; give another --out")
         self.net.load_state_dict(state["net"])
         self.optimiser.load_state_dict(state["optimiser"])
         self.rng.bit_generator.state = state["rng"]
@@ -405,9 +439,7 @@ def train(run: Run, samples: int, eval_every: int, eval_deals: int, chunk: int,
         while run.samples < target:
             for _ in range(chunk):
                 run.act()
-            obs, act, feature, ret = run.pending.ready()
-            room = target - run.samples
-            loss = run.learn(obs[:room], act[:room], feature[:room], ret[:room])
+            loss = run.learn(run.pending.ready(), target - run.samples)
             now = time.perf_counter()
             if progress and now - shown >= 1.0:
                 _bar(run.samples, samples, now - started, loss)
@@ -493,6 +525,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=str, default=None,
                         help="the hidden layers' widths, e.g. 512,256,256 (the game's "
                              "default)")
+    parser.add_argument("--target", choices=("mc", "td"), default="mc",
+                        help="what a move's value learns toward: mc, the return of its "
+                             "segment (DouZero's); td, the value of the seat's next move "
+                             "in the segment (its return for the last)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--device", default="cpu", help="cpu, or cuda when one is there")
     parser.add_argument("--resume", action="store_true",
@@ -522,7 +558,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("training needs PyTorch: pip install -e '.[train]'")
     torch.set_num_threads(max(1, torch.get_num_threads()))
     run = Run(args.game, args.out, args.seed, args.envs, args.batch, args.lr, args.epsilon,
-              hidden, args.device)
+              hidden, args.device, args.target)
     if args.resume:
         if not (args.out / "checkpoint.pt").exists():
             parser.error(f"--resume: there is no checkpoint in {args.out}")

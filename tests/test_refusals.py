@@ -550,6 +550,10 @@ ROWS: list[Row] = [
         "this is a PBN export, which cannot be replayed", records.RecordError),
     Row("a record file: not JSON", lambda _: record_of_file(b"\xff\xfe not text"),
         "not a JSON file: a record is the JSON file cardtable writes", records.RecordError),
+    Row("a record file: nested too deep", lambda _: record_of_file(b"[" * 40 + b"]" * 40),
+        "the file's lists and objects nest more than 32", records.RecordError),
+    Row("a record file: JSON that is not a record", lambda _: record_of_file(b'{"a": 1}'),
+        "not a cardtable game record", records.RecordError),
     Row("solver: a trick table of short hands", lambda _: solver.trick_table((0b1, 0b10)),
         "a trick table is of two 13-card hands"),
     Row("solver: par before the auction", lambda _: solver.auction_of(

@@ -10,7 +10,6 @@ import click
 
 import cardtable
 from cardtable import records
-from cardtable import review as network_review
 from cardtable.cli.options import UserError
 from cardtable.drawbridge import review as deal_review
 from cardtable.drawbridge.solver import ENGINES
@@ -106,6 +105,8 @@ def review(path: Path, as_json: bool, engine: str | None) -> None:
     except records.RecordError as exc:
         raise UserError(str(exc)) from None
     if not cardtable.declaration(record.game).review:
+        from cardtable import review as network_review  # NumPy, only when asked
+
         if record.game not in network_review.reviewed_games():
             reviewed = [d.title for d in cardtable.declarations()
                         if d.review or d.name in network_review.reviewed_games()]

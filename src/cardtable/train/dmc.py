@@ -32,6 +32,7 @@ PyTorch on the CPU (``pip install -e '.[train]'``); a GPU is used if one is ther
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import sys
@@ -47,11 +48,11 @@ import cardtable
 from cardtable.arena.ratings import paired_interval
 from cardtable.bots import make as make_bot
 from cardtable.bots.trained import QNet, TrainedBot
-from cardtable.vector import make as make_engine
-from cardtable.vector.threethirteen import VectorThreeThirteen
 
 #: a round's penalty difference (Three Thirteen) over this is a return of 1
 RETURN_SCALE = 20.0
+#: ``--target td``: updates between two refreshes of the frozen network it bootstraps from
+SYNC_EVERY = 1000
 #: evaluation deals' seeds start here; training draws its seeds from the run's generator
 #: below it
 EVAL_SEED = 10**9
@@ -248,6 +249,8 @@ class Run:
         self.epsilon = epsilon
         self.target = target
         self.device = torch.device(device)
+        from cardtable.vector import make as make_engine  # NumPy and numba: the vector extra
+
         self.engine = make_engine(game, **self.recipe.options)
         self.game = cardtable.new_game(game, **self.recipe.options)
         self.scale = (1.0 / np.maximum(self.engine.encoder.high, 1.0)).astype(np.float32)
@@ -261,6 +264,10 @@ class Run:
                 self.net[-1].weight.zero_()
                 self.net[-1].bias.zero_()
         self.optimiser = torch.optim.Adam(self.net.parameters(), lr=lr)
+        #: ``--target td`` bootstraps from a copy of the network, refreshed every
+        #: ``SYNC_EVERY`` updates (a target network: bootstrapping from the network being
+        #: trained diverged)
+        self.frozen = copy.deepcopy(self.net)
         self.rng = np.random.default_rng(seed)
         self.samples = 0
         self.updates = 0
@@ -289,6 +296,8 @@ class Run:
     def move_features(self) -> np.ndarray | None:
         """(N, actions) the recipe's move features of every row, or None."""
         if self.recipe.features == "penalties_after":
+            from cardtable.vector.threethirteen import VectorThreeThirteen
+
             assert isinstance(self.engine, VectorThreeThirteen)
             return np.asarray(self.engine.penalties_after(self.batchs))
         return None
@@ -364,6 +373,8 @@ class Run:
             self.optimiser.step()
             losses.append(float(loss.detach()))
             self.updates += 1
+            if self.updates % SYNC_EVERY == 0:
+                self.frozen.load_state_dict(self.net.state_dict())
         self.samples += n
         return float(np.mean(losses)) if losses else math.nan
 
@@ -380,7 +391,7 @@ class Run:
         rows = nxt[has]
         with torch.no_grad():
             x = torch.from_numpy(batch["obs"][rows].astype(np.float32) * self.scale)
-            q = self.net(x.to(self.device)).cpu().numpy()
+            q = self.frozen(x.to(self.device)).cpu().numpy()
         q -= batch["features"][rows].astype(np.float32)
         q = np.where(batch["mask"][rows], q, -np.inf)
         ret[has] = q.max(axis=1)
@@ -392,7 +403,8 @@ class Run:
         import torch
 
         self.out.mkdir(parents=True, exist_ok=True)
-        state = {"net": self.net.state_dict(), "optimiser": self.optimiser.state_dict(),
+        state = {"net": self.net.state_dict(), "frozen": self.frozen.state_dict(),
+                 "optimiser": self.optimiser.state_dict(),
                  "rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                  "samples": self.samples, "updates": self.updates, "curve": self.curve,
                  "seconds": self.seconds, "meta": self.meta}
@@ -413,6 +425,7 @@ class Run:
             raise SystemExit(f"cardtable.train: {self.out} holds a run of another game, "
                              "network or target; give another --out")
         self.net.load_state_dict(state["net"])
+        self.frozen.load_state_dict(state["frozen"])
         self.optimiser.load_state_dict(state["optimiser"])
         self.rng.bit_generator.state = state["rng"]
         torch.set_rng_state(state["torch_rng"])
@@ -553,9 +566,10 @@ def main(argv: list[str] | None = None) -> None:
         if not hidden or min(hidden) < 1:
             parser.error("--hidden takes widths of at least 1")
     try:
+        import numba  # noqa: F401
         import torch
     except ImportError:
-        parser.error("training needs PyTorch: pip install -e '.[train]'")
+        parser.error("training needs PyTorch and numba: pip install -e '.[train]'")
     torch.set_num_threads(max(1, torch.get_num_threads()))
     run = Run(args.game, args.out, args.seed, args.envs, args.batch, args.lr, args.epsilon,
               hidden, args.device, args.target)

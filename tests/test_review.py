@@ -47,7 +47,8 @@ def test_a_review_scores_every_move_and_sums_per_player() -> None:
         assert m["seat"] == seat and m["played"] == notation
         assert m["loss"] == pytest.approx(max(0.0, m["best_value"] - m["value"]), abs=0.02)
         assert m["verdict"] == verdict(m["loss"]) and 1 <= m["round"] <= 11
-        assert m["loss"] > 0 or m["best"] == m["played"] or m["best_value"] == m["value"]
+        # a loss of 0: the best move, one as good, or an idle take the bot never plays
+        assert (m["loss"] > 0 or m["best"] == m["played"] or m["value"] >= m["best_value"])
     for p in answer["players"]:
         mine = [m for m in moves if m["seat"] == p["seat"]]
         assert p["moves"] == len(mine)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from cardtable import records
-from cardtable.bots.trained import FEATURES, SHIPPED, shipped
+from cardtable.bots.trained import FEATURES, SHIPPED, no_idle_take, shipped
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "review", "reviewed_games"]
 
@@ -88,9 +88,13 @@ def review(record: records.Record) -> dict[str, Any]:
     moves: list[dict[str, Any]] = []
     if obs:
         penalties = np.array(extra) if extra else None
-        values = np.where(np.array(masks),
+        legal = np.array(masks)
+        # the best move is one the bot may play: no idle take (the move played is judged
+        # whatever it was)
+        allowed = legal if penalties is None else no_idle_take(legal, penalties)
+        values = np.where(legal,
                           net.action_values(np.array(obs), penalties) * scale, -np.inf)
-        best = values.argmax(axis=1)
+        best = np.where(allowed, values, -np.inf).argmax(axis=1)
         for k, action in enumerate(played):
             value, top = float(values[k, action.id]), float(values[k, best[k]])
             loss = max(0.0, top - value)

@@ -190,3 +190,17 @@ def test_a_tiny_bootstrapped_run(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="another game, network or target"):
         dmc.main(["threethirteen", "--out", str(tmp_path), "--samples", "3000",
                   "--eval-every", "1500", "--resume", *TINY])
+
+
+def test_two_trained_bots_end_their_matches() -> None:
+    """3.4 lets a player take the top discard and throw it back; two bots doing so in turn
+    would never end a round. The trained bot takes only to lower its penalty."""
+    game = cardtable.new_game("threethirteen")
+    for seed in range(3):
+        state = game.deal(seed=seed)
+        bots = [make("trained", seed=1), make("trained", seed=2)]
+        while not state.is_terminal:
+            assert len(state.history) < 3000, "a round that does not end"
+            seat = state.current_player
+            assert seat is not None
+            state.apply(bots[seat].choose(state))

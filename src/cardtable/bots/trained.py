@@ -36,7 +36,7 @@ from cardtable.core import Action, OptionsError, State
 from cardtable.threethirteen.game import DISCARD, DRAW, TAKE, ThreeThirteenObservation
 from cardtable.threethirteen.melds import pack_hand
 
-__all__ = ["QNet", "TrainedBot", "make", "penalties_after", "shipped"]
+__all__ = ["QNet", "TrainedBot", "make", "no_idle_take", "penalties_after", "shipped"]
 
 #: the shipped weights of each game, in ``cardtable/bots/data``
 SHIPPED = {"threethirteen": "threethirteen_trained.npz"}
@@ -96,9 +96,12 @@ class QNet:
             values -= np.asarray(penalties, np.float32) / float(self.meta["feature_scale"])
         return values
 
-    def best(self, obs: np.ndarray, mask: np.ndarray, penalties: np.ndarray | None = None
-             ) -> np.ndarray:
-        """(N,) the legal action of highest value of each row."""
+    def best(self, obs: np.ndarray, mask: np.ndarray, penalties: np.ndarray | None = None,
+             taken: np.ndarray | None = None) -> np.ndarray:
+        """(N,) the legal action of highest value of each row (with the penalties, no idle
+        move around a take: ``no_idle_take``)."""
+        if penalties is not None:
+            mask = no_idle_take(np.asarray(mask, bool), np.asarray(penalties), taken)
         return np.where(mask, self.action_values(obs, penalties), -np.inf).argmax(axis=1)
 
     def fits(self, state: State) -> bool:
@@ -138,6 +141,38 @@ def penalties_after(state: State) -> np.ndarray:
             rest.remove(card)
             out[DISCARD + card] = penalty(rest)
     return out
+
+
+def no_idle_take(mask: np.ndarray, penalties: np.ndarray,
+                 taken: np.ndarray | None = None) -> np.ndarray:
+    """``mask`` (rows of (N, actions)) less the idle moves around a take: taking the top
+    discard where no discard after it would lower the hand's least penalty (and drawing
+    is legal), and, in a row whose seat has just taken card ``taken[i]`` (-1: it drew),
+    a discard that does not leave less penalty than throwing that card back would. Two
+    players who take and throw back would never end a round (3.4 allows it); so a seat
+    takes only to lower its penalty, which cannot go on for ever, and draws otherwise."""
+    out = mask.copy()
+    idle = out[:, TAKE] & out[:, DRAW] & (penalties[:, TAKE] >= penalties[:, DRAW])
+    out[idle, TAKE] = False
+    if taken is not None:
+        for i in np.flatnonzero(taken >= 0):
+            back = penalties[i, DISCARD + taken[i]]
+            keep = out[i, DISCARD:] & (penalties[i, DISCARD:] < back)
+            if keep.any():
+                out[i, DISCARD:] = keep
+    return out
+
+
+def just_taken(state: State) -> int:
+    """The card the seat to act took from the discard pile this turn, -1 if it drew or is
+    drawing: from its observation, the last of the cards it took this round."""
+    seat = state.current_player
+    history = state.history
+    if seat is None or not history or history[-1][0] != seat or history[-1][1].id != TAKE:
+        return -1
+    obs = state.observation(seat)
+    assert isinstance(obs, ThreeThirteenObservation)
+    return obs.taken[seat][-1]
 
 
 #: each game's move features, for networks trained with them
@@ -184,7 +219,8 @@ class TrainedBot:
         mask[0, [a.id for a in legal]] = True
         feature = FEATURES.get(net.meta.get("features", ""))
         extra = None if feature is None else feature(state)[None]
-        best = int(net.best(encoder.encode(state, seat)[None], mask, extra)[0])
+        taken = None if feature is None else np.array([just_taken(state)])
+        best = int(net.best(encoder.encode(state, seat)[None], mask, extra, taken)[0])
         return next(a for a in legal if a.id == best)
 
     def reset(self) -> None:

@@ -47,7 +47,8 @@ import numpy as np
 import cardtable
 from cardtable.arena.ratings import paired_interval
 from cardtable.bots import make as make_bot
-from cardtable.bots.trained import QNet, TrainedBot
+from cardtable.bots.trained import QNet, TrainedBot, no_idle_take
+from cardtable.threethirteen.game import TAKE
 
 #: a round's penalty difference (Three Thirteen) over this is a return of 1
 RETURN_SCALE = 20.0
@@ -288,10 +289,12 @@ class Run:
     def start_games(self) -> None:
         """Fresh deals in every row, from the run's generator."""
         seeds = self.rng.integers(0, EVAL_SEED, self.envs)
-        self.batchs = self.engine.init(seeds)
+        self.games = self.engine.init(seeds)
         self.pending = Pending(self.envs, self.game.num_players)
-        self.segment = self.recipe.segment(self.batchs)
-        self.standing = self.recipe.standing(self.batchs)
+        #: the card each row's seat to act has just taken (-1: none), Three Thirteen
+        self.took = np.full(self.envs, -1, np.int64)
+        self.segment = self.recipe.segment(self.games)
+        self.standing = self.recipe.standing(self.games)
 
     def move_features(self) -> np.ndarray | None:
         """(N, actions) the recipe's move features of every row, or None."""
@@ -299,7 +302,7 @@ class Run:
             from cardtable.vector.threethirteen import VectorThreeThirteen
 
             assert isinstance(self.engine, VectorThreeThirteen)
-            return np.asarray(self.engine.penalties_after(self.batchs))
+            return np.asarray(self.engine.penalties_after(self.games))
         return None
 
     def numpy_net(self) -> QNet:
@@ -311,7 +314,7 @@ class Run:
         """One move in every game: greedy by the network, or random with epsilon."""
         import torch
 
-        b = self.batchs
+        b = self.games
         seats = b.current_player.copy()
         obs = self.engine.observe(b, seats)
         mask = self.engine.legal_mask(b)
@@ -320,6 +323,7 @@ class Run:
         feats = self.move_features()
         if feats is not None:
             q -= feats / self.recipe.scale
+            mask = no_idle_take(mask.astype(bool), feats, self.took)
         greedy = np.where(mask, q, -np.inf).argmax(axis=1)
         explore = self.rng.random(self.envs) < self.epsilon
         if explore.any():
@@ -333,6 +337,11 @@ class Run:
                          else (feats / self.recipe.scale).astype(np.float16))}
         self.pending.add(obs=obs.astype(np.float16), act=greedy.astype(np.int64),
                          seat=seats.astype(np.int64), feature=chosen, **extra)
+        if feats is not None:   # what each row's seat takes, for its discard next
+            from cardtable.vector.threethirteen import M_DISCARD_LEN
+
+            top = b.discard[np.arange(self.envs), np.maximum(b.meta[:, M_DISCARD_LEN] - 1, 0)]
+            self.took = np.where(greedy == TAKE, top, -1).astype(np.int64)
         result = self.engine.step(b, greedy, autoreset=False)
         ended = np.asarray(result.terminated) | np.asarray(result.truncated)
         segment = self.recipe.segment(b)

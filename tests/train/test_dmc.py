@@ -155,8 +155,7 @@ def test_an_untrained_network_plays_the_least_penalty_move() -> None:
     from cardtable.bots.trained import penalties_after
 
     run = dmc.Run("threethirteen", Path("unused"), 1, 4, 16, 1e-3, 0.0, (8,), "cpu")
-    bot = TrainedBot(1)
-    bot.net = run.numpy_net()
+    bot = TrainedBot(1, run.numpy_net())
     state = cardtable.new_game("threethirteen").deal(seed=2)
     for _ in range(40):
         legal = state.legal_actions()

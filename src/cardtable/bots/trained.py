@@ -155,11 +155,11 @@ def no_idle_take(mask: np.ndarray, penalties: np.ndarray,
     idle = out[:, TAKE] & out[:, DRAW] & (penalties[:, TAKE] >= penalties[:, DRAW])
     out[idle, TAKE] = False
     if taken is not None:
-        for i in np.flatnonzero(taken >= 0):
-            back = penalties[i, DISCARD + taken[i]]
-            keep = out[i, DISCARD:] & (penalties[i, DISCARD:] < back)
-            if keep.any():
-                out[i, DISCARD:] = keep
+        rows = np.flatnonzero(taken >= 0)
+        back = penalties[rows, DISCARD + taken[rows]]
+        keep = out[rows, DISCARD:] & (penalties[rows, DISCARD:] < back[:, None])
+        better = keep.any(axis=1)
+        out[rows[better], DISCARD:] = keep[better]
     return out
 
 
@@ -193,8 +193,11 @@ class TrainedBot:
     """Plays the best legal action by the network's values, from the seat's observation;
     the heuristic where there is no network for the game and its options."""
 
-    def __init__(self, seed: int | None = None, weights: str | Path | None = None) -> None:
-        self.net = QNet.load(weights) if weights is not None else None
+    def __init__(self, seed: int | None = None,
+                 weights: str | Path | QNet | None = None) -> None:
+        #: the network given (weights or a file of them), else the game's shipped one
+        self.net = weights if isinstance(weights, QNet) or weights is None else QNet.load(
+            weights)
         self.fallback = HeuristicBot(seed)
         self._encoders: dict[Any, Any] = {}
 

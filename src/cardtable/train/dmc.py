@@ -212,7 +212,7 @@ def evaluate(net: QNet, game: str, options: dict[str, Any], deals: int,
         score = 0.0
         for seat in (0, 1):
             state = cardtable.new_game(game, **options).deal(seed=EVAL_SEED + d)
-            bots: dict[int, Any] = {seat: _bot_of(net, d),
+            bots: dict[int, Any] = {seat: TrainedBot(d, net),
                                     1 - seat: make_bot(opponent, seed=EVAL_SEED + d)}
             while not state.is_terminal:
                 to_act = state.current_player
@@ -223,12 +223,6 @@ def evaluate(net: QNet, game: str, options: dict[str, Any], deals: int,
     mean, low, high = paired_interval(rates)
     return {"score": round(mean, 4), "low": round(low, 4), "high": round(high, 4),
             "deals": deals}
-
-
-def _bot_of(net: QNet, seed: int) -> TrainedBot:
-    bot = TrainedBot(seed)
-    bot.net = net
-    return bot
 
 
 # ---------------------------------------------------------------- the run

@@ -103,8 +103,20 @@ class Jobs:
             raise self.unavailable() from None
 
     def stop(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        """End the pool now: queued jobs are cancelled, running searches killed, and the
+        pool's manager thread joined before the server returns. Left running, that thread
+        closes its wake-up pipe while the interpreter's exit hook writes to it, a race in
+        ``concurrent.futures`` that prints ``OSError: [Errno 9]`` at exit."""
+        executor = self.executor
+        if executor is None:
+            return
+        manager = getattr(executor, "_executor_manager_thread", None)
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        if manager is not None:
+            manager.join(timeout=10)
 
     def kick(self, room: Room) -> None:
         """Start the bot for the seat to act when a bot (or a takeover) plays it."""

@@ -31,9 +31,9 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
 
 
 def player_of(p: Player) -> dict[str, str]:
-    p.page.wait_for_function("() => localStorage.getItem('cardtable:player') !== null")
-    saved: dict[str, str] = json.loads(p.page.evaluate(
-        "localStorage.getItem('cardtable:player')"))
+    # one read that waits: the page may drop a revoked key and save the new one in between
+    saved: dict[str, str] = json.loads(p.page.wait_for_function(
+        "() => localStorage.getItem('cardtable:player')").json_value())
     return saved
 
 

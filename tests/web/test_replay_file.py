@@ -160,7 +160,8 @@ def test_a_record_file_is_reviewed_as_a_table_is() -> None:
 @pytest.mark.parametrize(("game", "options"), [
     ("sequence", {}), ("drawbridge", {"target": 1}), ("threethirteen", {})])
 def test_the_page_steps_through_a_picked_record_file(browser: Any, server: str, tmp_path: Path,
-                                                     game: str, options: dict[str, Any]) -> None:
+                                                     shots: Path, game: str,
+                                                     options: dict[str, Any]) -> None:
     record = finished_record(game, **options)
     path = tmp_path / f"{game}.json"
     path.write_bytes(text_of(record))
@@ -188,6 +189,32 @@ def test_the_page_steps_through_a_picked_record_file(browser: Any, server: str, 
         p.page.wait_for_selector("#review .review-deal", timeout=180_000)
         assert p.page.locator("#review .review-deal").count() == len(
             record_review_json(text_of(record))["deals"])
+    elif game == "threethirteen":
+        # two players at the default rules: reviewed move by move by the trained network
+        review = record_review_json(text_of(record))
+        p.page.wait_for_selector("#review .review-players li", timeout=60_000)
+        shown = p.page.inner_text("#review")
+        for player in review["players"]:
+            assert f"accuracy {player['accuracy']}%" in shown
+        costly = [m for m in review["moves"] if m["verdict"] in ("mistake", "blunder")]
+        assert p.page.locator("#review .mistakes li").count() == len(costly)
+        p.page.locator("#review").screenshot(path=str(shots / "replay-review-threethirteen.png"))
+        if costly:   # each one a link to the position before it
+            p.page.click("#review .mistakes li button")
+            assert p.page.inner_text("#replay-counter") == (
+                f"Move {costly[0]['number'] - 1} of {total}")
+        # in Khmer too
+        km = Player(browser, server, locale="km-KH")
+        km.page.goto(server + "/replay")
+        km.page.set_input_files("#record-file", str(path))
+        km.page.wait_for_selector("#review .review-players li", timeout=60_000)
+        assert "ការពិនិត្យដោយបណ្តាញដែលបានបង្វឹក" in km.page.inner_text("#review h2")
+        assert "ភាពត្រឹមត្រូវ" in km.page.inner_text("#review .review-players")
+        km.page.screenshot(path=str(shots / "replay-review-threethirteen-km.png"))
+        km.close()
+    else:
+        # no review for this game: the page asks, and shows nothing
+        p.page.wait_for_function("() => !document.querySelector('#review')")
     p.close()
 
 

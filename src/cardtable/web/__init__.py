@@ -155,9 +155,10 @@ def record_review_bytes(body: bytes) -> bytes:
 
 
 def record_review_json(body: bytes) -> dict[str, Any]:
-    """A record file's review against perfect play (``cardtable.web.replay.review_json``:
-    each Draw Bridge deal's par and each seat's losses; no deals for the other games);
-    RecordError as for :func:`record_replay_json`."""
+    """A record file's review (``cardtable.web.replay.review_json``: each Draw Bridge deal
+    against perfect play; a two-player Three Thirteen game move by move by the trained
+    network; no deals for the other games); RecordError as for
+    :func:`record_replay_json`."""
     from cardtable.web.replay import review_json
 
     return review_json(record_of_file(body))

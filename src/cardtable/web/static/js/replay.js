@@ -45,7 +45,7 @@ function recordRefusal(error) {
   }
 }
 
-/** A record file's review against perfect play (POST /api/review), or an Error saying why not. */
+/** A record file's review (POST /api/review), or an Error saying why not. */
 async function reviewOfFile(text) {
   const response = await fetch("/api/review", { method: "POST", headers: { Accept: "application/json" }, body: text });
   const data = await response.json().catch(() => null);
@@ -168,16 +168,19 @@ export class ReplayPage {
     this.show(Number.isInteger(at) && at > 0 ? Math.min(at, this.positions.length - 1) : 0);
     document.addEventListener("keydown", this.keys);
     window.cardtable = { replay: this };   // for the browser tests
-    if (this.table.game_info.review) {
-      // a table's review, or a record file's (POST /api/review with the same file)
-      this.loadReview(this.given ? () => reviewOfFile(this.given.file) : () => api("GET", `${table}/review`));
-    }
+    // a table's review, or a record file's (POST /api/review with the same file): against
+    // perfect play where the game has one (game_info.review), else move by move by a
+    // trained network where the server has one for the game and its options
+    this.loadReview(this.given ? () => reviewOfFile(this.given.file) : () => api("GET", `${table}/review`));
   }
 
-  /** The review of every deal against perfect play (the server's solver), beside the log. */
+  /** The review beside the log: every deal against perfect play (the server's solver), or
+   *  every move against a trained network's best; nothing where the game has neither. */
   async loadReview(fetchReview) {
+    const exact = this.table.game_info.review;
     this.reviewBox = h("section", { class: "card-panel replay-review", id: "review" },
-      h("h2", {}, _("Review against perfect play")), h("p", { class: "muted" }, _("Working out par…")));
+      h("h2", {}, exact ? _("Review against perfect play") : _("Review")),
+      h("p", { class: "muted" }, exact ? _("Working out par…") : _("Reviewing the moves…")));
     this.main.querySelector(".replay-side").append(this.reviewBox);
     let got;
     // a busy server (server/unavailable) keeps working the review out: asked again a few
@@ -194,6 +197,11 @@ export class ReplayPage {
         await new Promise((resolve) => setTimeout(resolve, 5000));
       }
     }
+    if (!got.deals.length) {
+      if (got.moves) this.showMoveReview(got);
+      else this.reviewBox.remove();   // a game with no review
+      return;
+    }
     // calls, cards and contracts written as the table writes them (1♦, 8♦, 1♣ X by Dara)
     const told = (m, move) => (m.phase === "auction" ? callLabel(move) : cardText(move));
     this.reviewBox.replaceChildren(h("h2", {}, _("Review against perfect play")),
@@ -208,6 +216,25 @@ export class ReplayPage {
           _("{name}, {phase} {n}: {played}, better {best}", {
             name: this.seatName(m.seat), phase: m.phase === "auction" ? _("call") : _("trick"),
             n: m.number, played: told(m, m.played), best: told(m, m.best) })))) : null)));
+  }
+
+  /** A review move by move (``cardtable.review``): each player's accuracy and counts, then
+   *  the mistakes and blunders, each a link to its position. */
+  showMoveReview(got) {
+    const verdicts = { inaccuracy: _("an inaccuracy"), mistake: _("a mistake"), blunder: _("a blunder") };
+    const text = (move, number) => this.game.moveText(move, this, (this.positions[number - 1] || {}).view);
+    const costly = got.moves.filter((m) => m.verdict === "mistake" || m.verdict === "blunder");
+    this.reviewBox.replaceChildren(h("h2", {}, _("Review by the trained network")),
+      h("p", { class: "muted" }, _("Each move against the move the trained network values most; losses in points.")),
+      h("ul", { class: "review-players" }, ...got.players.map((p) => h("li", { "data-seat": p.seat },
+        p.accuracy === null ? _("{name}: no move", { name: this.seatName(p.seat) })
+          : _("{name}: accuracy {pct}%; inaccuracies {i}, mistakes {m}, blunders {b}", {
+            name: this.seatName(p.seat), pct: p.accuracy, i: p.inaccuracies, m: p.mistakes, b: p.blunders })))),
+      costly.length ? h("ol", { class: "mistakes" }, ...costly.map((m) => h("li", { "data-number": m.number, "data-verdict": m.verdict },
+        h("button", { class: "link", type: "button", onclick: () => this.show(m.number - 1) },
+          _("{name}, move {n}: {played}, better {best}: {loss} points lost, {verdict}", {
+            name: this.seatName(m.seat), n: m.number, played: text(m.played, m.number),
+            best: text(m.best, m.number), loss: Math.round(m.loss * 10) / 10, verdict: verdicts[m.verdict] }))))) : h("p", {}, _("No mistake and no blunder.")));
   }
 
   close() {

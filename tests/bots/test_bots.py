@@ -11,6 +11,7 @@ import cardtable
 from cardtable import IllegalActionError, OptionsError
 from cardtable.bots import KINDS, hint, make
 from cardtable.bots.base import Heuristic, heuristic_for
+from cardtable.bots.ismcts import ISMCTSBot
 from cardtable.bots.sequence import HEURISTIC
 
 BUDGET = {"iterations": 30}
@@ -118,6 +119,24 @@ def test_hint_recommends_a_legal_move(name: str) -> None:
     assert 0.0 <= advice.win_probability <= 1.0
     with pytest.raises(IllegalActionError, match="not the seat to act"):
         hint(state, (state.current_player + 1) % state.game.num_players)  # type: ignore[operator]
+
+
+def test_a_sequence_hint_gives_the_learned_bots_move_with_the_searchs_estimate() -> None:
+    """The learned bot is measured stronger than a hint's search in Sequence: the hint is
+    its move wherever the search tried that move, valued by the search."""
+    given = 0
+    for state in positions("sequence", 6, seed=23):
+        seat = state.current_player
+        advice = hint(state, seat, {"iterations": 200}, seed=4)
+        learned = make("learned", seed=4).choose(state)
+        searched = ISMCTSBot(4, iterations=200).search(state)
+        if str(learned) in searched.values:
+            assert advice.action == learned
+            assert advice.win_probability == searched.values[str(learned)]
+            given += 1
+        else:
+            assert advice.action == searched.action
+    assert given >= 4
 
 
 def test_heuristic_completes_a_sequence_when_it_can() -> None:

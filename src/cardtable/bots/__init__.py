@@ -118,8 +118,12 @@ class Hint:
 
 def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = None,
          seed: int | None = None) -> Hint:
-    """ISMCTS's advice for ``seat`` (the seat to act); ``budget`` as for ``make``. Draw
-    Bridge from the auction on: the perfect bot's move, its worth exact (``Hint.exact``)."""
+    """The advice of the strongest bot that answers within a hint's time for ``seat`` (the
+    seat to act): ISMCTS's, with ``budget`` as for ``make``; where the game's heuristic
+    names a quicker bot measured stronger (``Heuristic.hint_bot``: Sequence's ``learned``),
+    that bot's move with the search's estimate of it (the search's own move where the
+    search never tried it). Draw Bridge from the auction on: the perfect bot's move, its
+    worth exact (``Hint.exact``)."""
     if state.is_terminal:
         raise IllegalActionError("the game is over: there is no move to hint")
     if seat is not None and seat != state.current_player:
@@ -132,5 +136,11 @@ def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = 
     bot = ISMCTSBot(seed, **check_budget(dict(budget or {"iterations": 500})))
     result: SearchResult = bot.search(state)
     heuristic = _heuristic_or_none(state.game.name)
-    return Hint(result.action, result.win_probability,
-                "game" if heuristic is None else heuristic.estimate_of)
+    if heuristic is None:
+        return Hint(result.action, result.win_probability)
+    action, chance = result.action, result.win_probability
+    if heuristic.hint_bot is not None:
+        stronger = make(heuristic.hint_bot, seed=seed).choose(state)
+        if str(stronger) in result.values:
+            action, chance = stronger, result.values[str(stronger)]
+    return Hint(action, chance, heuristic.estimate_of)

@@ -64,6 +64,9 @@ class Heuristic:
     tree_size: int | None = None
     #: what a hint's win chance is of: "game" or "match" (``cardtable.bots.Hint``)
     estimate_of: str = "game"
+    #: a bot kind measured stronger than a hint's search and as quick: a hint gives its
+    #: move, with the search's estimate of that move (None: the search's own move)
+    hint_bot: str | None = None
 
     def scores(self, state: State, seat: int) -> list[tuple[float, Action]]:
         """Each legal action of ``seat`` (the seat to move) with its score, higher better."""

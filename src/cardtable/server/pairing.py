@@ -375,6 +375,8 @@ def router(service: Any) -> APIRouter:
         body = read(PairRequest, data, "options/bad", "a pairing request")
         ticket = await pairing.ask(body, row.id, body.name or row.name,
                                    client_address(request.scope))
+        if body.name:   # as taking a seat with the key: the player's name from now on
+            await service.players.rename(row, body.name)
         return answer(pairing.answer(ticket), 201)
 
     @routes.get("/{ticket_id}", response_model=PairingAnswer)

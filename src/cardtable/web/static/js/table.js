@@ -13,6 +13,7 @@ import * as clocks from "./clock.js";
 import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
+import { showWatching } from "./watchers.js";
 
 export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
@@ -188,6 +189,11 @@ export class TablePage {
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
     else if (this.viaKey && storedPlayer()) params.set("player", storedPlayer().key);
+    else if (storedPlayer()) {
+      // a spectator with a player key watches under its player's name (Who is watching)
+      params.set("player", storedPlayer().key);
+      params.set("watch", "1");
+    }
     // a first load asks for every move (the move log); past the server's catch-up limit
     // its welcome is a snapshot instead ("skipped"), so a table of any length opens
     params.set("since", String(Math.max(this.version, 0)));
@@ -316,6 +322,7 @@ export class TablePage {
       case "presence":
         this.connected = msg.connected || [];
         this.botPlaying = msg.bot_playing || [];
+        showWatching(this.watchLine, msg);
         this.refreshTable();   // someone came or left: names and free seats may have changed
         break;
       case "clock":
@@ -494,6 +501,7 @@ export class TablePage {
       this.announcer,
       this.overBox,
       this.seatsBar,
+      this.watchLine = h("p", { class: "watching muted", id: "watching", hidden: true }),
       this.lastMove,
       this.area,
       this.controls = h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),

@@ -10,6 +10,7 @@ import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
 import { ensurePlayer, myPage, renderClaim, renderPlayer, storedPlayer } from "./player.js";
 import { botWaitField, findButton } from "./pairing.js";
+import { applyLook } from "./prefs.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -449,6 +450,7 @@ async function loadLevels() {
 }
 
 (async () => {
+  applyLook();   // the deck's colours and the sizes the player chose (Settings)
   await Promise.all([setLanguage(preferredLanguage()), loadLevels()]);
   await ensurePlayer();   // the first visit: a player key for this browser
   await route();

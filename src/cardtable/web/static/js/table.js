@@ -14,6 +14,7 @@ import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
 import { showWatching } from "./watchers.js";
+import { afterGameRender, cardSound, confirmMove, holdTrick } from "./prefs.js";
 
 export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
@@ -315,6 +316,10 @@ export class TablePage {
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
         this.setView(msg.view, msg.version);
         if (live) this.announce(event);
+        if (live) {
+          cardSound(event);
+          holdTrick(this, event);
+        }
         if (live && !was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
         if (live && this.game.animate) this.afterRender = () => this.motion.add(() => this.game.animate(this, event, from));
         break;
@@ -423,11 +428,12 @@ export class TablePage {
       && this.view.current_player === this.seat;
   }
 
-  play(move) {
+  play(move, confirmed = false) {
     if (!this.myTurn) {
       toast(_("It is not your turn."), "error");
       return;
     }
+    if (!confirmMove(this, move, confirmed)) return;   // "confirm before each move"
     if (!this.send({ type: "move", move, version: this.version })) {
       toast(_("Not connected; reconnecting…"), "error");
       return;
@@ -552,6 +558,7 @@ export class TablePage {
     const focus = this.focusBefore();
     this.area.replaceChildren();
     this.game.render(this, this.area);
+    afterGameRender(this);   // the held trick, the peek at the last one, auto-play
     // hint, move entry
     this.hintButton.disabled = !this.myTurn;
     if (this.hint) {

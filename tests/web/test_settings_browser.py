@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from cardtable.web import STATIC_DIR
@@ -34,6 +35,13 @@ PEEK = """() => {
   return {hidden: panel.hidden, text: panel.innerText,
           cards: panel.querySelectorAll('.peek-card').length};
 }"""
+
+
+def join(p: Player, server: str, table_id: str) -> None:
+    p.page.goto(f"{server}/t/{table_id}?seat=0")
+    p.page.fill("#join-name", "Ana")
+    p.page.click("#join-button")
+    p.wait_view()
 
 
 def open_panel(p: Player) -> None:
@@ -171,4 +179,58 @@ def test_a_held_trick_and_the_peek_at_the_last_one(browser: Any, server: str,
             p.wait_moves(before)
         else:
             time.sleep(0.05)
+    p.close()
+
+
+@pytest.mark.slow
+def test_a_single_legal_card_plays_itself(browser: Any, server: str) -> None:
+    # following suit in the draw too: a seat often holds one card of the suit led
+    p = Player(browser, server, viewport=DESKTOP)
+    preset(p, autoPlay=True)
+    table = httpx.post(f"{server}/api/tables", json={
+        "game": "drawbridge", "options": {"target": 1, "follow_suit_in_draw": True},
+        "seats": [{"kind": "person"}, {"kind": "bot", "bot": "heuristic"}]},
+        timeout=30).json()
+    join(p, server, table["id"])
+    end = time.monotonic() + 150
+    while True:
+        assert time.monotonic() < end, "no single legal card came"
+        if p.my_turn and p.page.locator("#auction .bid-grid").count() == 0:
+            cards = p.page.locator("#hand button.card:not([disabled])")
+            before = p.moves_seen()
+            if cards.count() == 1:
+                # nobody clicks: the page plays it
+                p.wait_moves(before)
+                break
+            if cards.count() > 1:
+                cards.first.click()
+                p.wait_moves(before)
+                continue
+        if p.page.locator("#auction .bid-grid").count() and p.my_turn:
+            before = p.moves_seen()
+            p.page.click("#auction button[data-call=pass]")
+            p.wait_moves(before)
+            continue
+        time.sleep(0.05)
+    p.close()
+
+
+@pytest.mark.slow
+def test_the_low_time_warning(browser: Any, server: str) -> None:
+    table = httpx.post(f"{server}/api/tables", json={
+        "game": "sequence", "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}],
+        "clock": {"kind": "move", "seconds": 33}}, timeout=30).json()
+    p = Player(browser, server, viewport=DESKTOP)
+    p.context.add_init_script(COUNT_PLAYS)
+    preset(p, lowTime=30)
+    join(p, server, table["id"])
+    p.page.wait_for_selector(".seat.me .seat-clock.running")
+    assert p.page.locator(".seat.me .seat-clock.running.low").count() == 0
+    # under 30 seconds: red, pulsing, and one tick
+    p.page.wait_for_selector(".seat.me .seat-clock.running.low", timeout=15000)
+    p.page.wait_for_function("() => window.__plays.some(s => s.endsWith('/sounds/low.wav'))")
+    # "no warning": none
+    p.page.evaluate("localStorage.setItem('cardtable:settings', JSON.stringify({lowTime: 0}))")
+    p.page.wait_for_function(
+        "() => !document.querySelector('.seat.me .seat-clock.running.low')", timeout=5000)
     p.close()

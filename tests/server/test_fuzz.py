@@ -233,3 +233,30 @@ def test_chat_messages(fuzz_server: Server, tables: dict[str, Any], line: Any,
     for seen in answers(tables["watcher"]):
         assert seen["type"] != "chat" or seen["channel"] == "spectators", seen
     still_served(tables)
+
+
+pairing_bodies = values | st.fixed_dictionaries({}, optional={
+    "game": st.sampled_from(["sequence", "drawbridge", "threethirteen", "chess", ""]) | values,
+    "options": values, "players": values, "bot_after": values, "bot": values,
+    "settings": values, "name": values})
+
+
+@FUZZ
+@given(body=pairing_bodies, ticket=st.text(max_size=80), wait=st.text(max_size=12))
+def test_pairing_routes(fuzz_server: Server, body: Any, ticket: str, wait: str) -> None:
+    """Quick pairing (docs/server.md: Quick pairing) with any body, ticket and wait: a
+    refusal or a ticket, never a crash; the ticket asked for is followed and cancelled."""
+    key = httpx.post(fuzz_server.base + "/api/players", json={}, timeout=30).json()["key"]
+    header = {"X-Player-Key": key}
+    got = refusal_or_ok(httpx.post(fuzz_server.base + "/api/pairing",
+                                   content=json.dumps(body), headers={**header, **JSON},
+                                   timeout=30))
+    mine = got.get("ticket")
+    for name in (mine, quote(ticket, safe="") or "x"):
+        if name is None:
+            continue
+        refusal_or_ok(httpx.get(f"{fuzz_server.base}/api/pairing/{name}",
+                                params={"wait": wait[:12] or "0"} if name != mine else {},
+                                headers=header, timeout=40))
+        refusal_or_ok(httpx.delete(f"{fuzz_server.base}/api/pairing/{name}",
+                                   headers=header, timeout=30))

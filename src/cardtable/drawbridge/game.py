@@ -329,7 +329,10 @@ class DrawBridgeGame(Game):
 
     def _facts(self) -> dict[str, Any]:
         """1.4: the call grid, each bid a level and a strain, lowest strain first."""
-        return {"strains": list(STRAINS), "levels": list(range(1, 8))}
+        return {"strains": list(STRAINS), "levels": list(range(1, 8)),
+                # a game of tricks: the page offers the peek at the last trick, the
+                # hold of a finished one and auto-play of a single legal card
+                "tricks": True}
 
     def setup(self, **position: Any) -> DrawBridgeState:
         """The start of a deal, before the first trick (API.md, Positions)."""

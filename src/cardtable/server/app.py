@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import cardtable
 from cardtable import web
-from cardtable.server import http_routes, limits, player_routes, ws_routes
+from cardtable.server import http_routes, limits, pairing, player_routes, ws_routes
 from cardtable.server.bodies import error_body
 from cardtable.server.guards import BodyTimeout
 from cardtable.server.headers import SecurityHeaders
@@ -58,7 +58,7 @@ class App(FastAPI):
             schema["paths"] = {path: route for path, route in schema["paths"].items()
                                if path.startswith("/api/")}
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            for model in (*http_routes.BODIES, *player_routes.BODIES):
+            for model in (*http_routes.BODIES, *player_routes.BODIES, *pairing.BODIES):
                 found = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(found.pop("$defs", {}))
                 components[model.__name__] = found
@@ -88,6 +88,7 @@ def create_app(settings: Settings) -> FastAPI:
     add_error_handlers(app)
     app.include_router(http_routes.router(service))
     app.include_router(player_routes.router(service))
+    app.include_router(pairing.router(service))
     app.include_router(ws_routes.router(service))
     add_page(app, service)
     app.add_middleware(RateLimits, settings=settings)

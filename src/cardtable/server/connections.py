@@ -32,6 +32,8 @@ class Connection:
         self.close_code = 1000
         #: counted in its address's connections (``Rooms.admit``)
         self.counted = False
+        #: a spectator who watches under a player's name: (player id, name); None: a guest
+        self.watcher: tuple[str, str] | None = None
         self.task = asyncio.get_running_loop().create_task(self._sender())
 
     def push(self, message: Out | str) -> None:

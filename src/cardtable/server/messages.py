@@ -326,6 +326,10 @@ class Presence(Out):
     bot_playing: list[bool]
     #: the spectators' connections open at the table
     spectators: int | None = None
+    #: the names of the spectators watching under a player's name (one a player, the
+    #: first 20 to come), and how many spectators' connections are guests (no name)
+    watchers: list[str] | None = None
+    guests: int | None = None
 
 
 class HintFound(Out):

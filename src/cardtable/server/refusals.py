@@ -28,6 +28,8 @@ CODES: dict[str, int] = {
     "limit/bot-tables": 429,    # tables of bots alone playing for one address
     "limit/tables-per-address": 429,    # tables waiting or playing for one address
     "limit/connections": 429,   # WebSockets past a table's or an address's cap (close 4429)
+    "limit/pairing": 429,       # pairing tickets past an address's or the server's cap
+    "pairing/not-found": 404,   # a pairing ticket that is no ticket (or forgotten)
     "record/no-format": 404,
     "player/bad-key": 401,
     "player/not-found": 404,

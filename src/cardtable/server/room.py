@@ -42,6 +42,8 @@ log = logging.getLogger("cardtable.server")
 PRESENCE_DELAY = 0.25
 #: the name the lobby shows for an unfinished table's seat taken with a player key
 PLAYER_LABEL = "a player"
+#: the spectators' names a presence carries at most (docs/server.md: Who is watching)
+WATCHER_NAMES = 20
 
 
 @dataclass
@@ -209,6 +211,23 @@ class Room:
     def spectators(self) -> int:
         return sum(1 for c in self.conns if c.seat is None and not c.closed)
 
+    def watching(self) -> Presence:
+        """The presence's spectators' part: their count, the names of those watching
+        under a player's name (one a player, the first ``WATCHER_NAMES``) and the
+        guests (docs/server.md: Who is watching)."""
+        names: dict[str, str] = {}
+        count = guests = 0
+        for c in self.conns:
+            if c.seat is not None or c.closed:
+                continue
+            count += 1
+            if c.watcher is None:
+                guests += 1
+            elif len(names) < WATCHER_NAMES:
+                names.setdefault(c.watcher[0], c.watcher[1])
+        return Presence(connected=[], bot_playing=[], spectators=count,
+                        watchers=list(names.values()), guests=guests)
+
     def presence(self, newcomer: Connection | None = None) -> None:
         """Tell everyone who is here: at once when a seat's presence changed; otherwise
         (a spectator came or went) within ``PRESENCE_DELAY``, once for all such changes.
@@ -218,8 +237,7 @@ class Room:
             self.send_presence(seats)
             return
         if newcomer is not None:
-            newcomer.push(Presence(connected=seats[0], bot_playing=seats[1],
-                                   spectators=self.spectators()).text())
+            newcomer.push(self.presence_of(seats).text())
         if self.presence_timer is None:
             self.presence_timer = asyncio.get_running_loop().call_later(
                 PRESENCE_DELAY, self.send_presence)
@@ -238,8 +256,12 @@ class Room:
             seats = (self.connected(),
                      [self.taken_over(n) for n in range(len(self.table.seats))])
         self.presence_sent = seats
-        self.tell(Presence(connected=seats[0], bot_playing=seats[1],
-                           spectators=self.spectators()))
+        self.tell(self.presence_of(seats))
+
+    def presence_of(self, seats: tuple[list[bool], list[bool]]) -> Presence:
+        presence = self.watching()
+        presence.connected, presence.bot_playing = seats
+        return presence
 
     def summary(self, lobby: bool = False) -> TableSummary:
         """The table's summary; in the ``lobby``, an unfinished table's seat taken with a

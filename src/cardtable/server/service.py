@@ -15,6 +15,7 @@ from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.jobs import Jobs
 from cardtable.server.messages import RematchTable, Welcome, error_message
+from cardtable.server.pairing import Pairing
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.players import Players
 from cardtable.server.refusals import Refusal
@@ -40,6 +41,7 @@ class TableService:
         self.pipeline.on_over.append(self.players.finished)
         self.chat = Chat(settings, store, self.db)
         self.ticker: asyncio.Task[None] | None = None
+        self.pairing = Pairing(self)
 
     # -- life cycle
 
@@ -51,10 +53,12 @@ class TableService:
         for room in self.rooms.live.values():
             self.jobs.kick(room)
         self.ticker = asyncio.get_running_loop().create_task(self._tick())
+        self.pairing.start()
 
     async def stop(self) -> None:
         if self.ticker is not None:
             self.ticker.cancel()
+        self.pairing.stop()
         if any(room.clock is not None for room in self.rooms.live.values()):
             try:
                 await self._heartbeat()

@@ -54,14 +54,26 @@ def router(service: TableService) -> APIRouter:
     settings = service.settings
     routes = APIRouter()
 
-    async def opening(websocket: WebSocket, table_id: str) -> tuple[Room, int | None,
-                                                                     int | None]:
-        """The room, the seat of the token (None: a spectator) and ``since``."""
+    async def opening(websocket: WebSocket, table_id: str) -> tuple[
+            Room, int | None, int | None, tuple[str, str] | None]:
+        """The room, the seat of the token (None: a spectator), ``since`` and, for a
+        spectator watching under its player's name (``watch``), the player's id and
+        name."""
         params = websocket.query_params
         room = await service.rooms.find(table_id)
         token = params.get("token")
         seat = None
-        if token is not None:
+        watcher = None
+        if token is None and params.get("watch") is not None:
+            # a spectator under its player's name (docs/server.md: Who is watching); a
+            # key of no player, or of a player without a name, watches as a guest
+            try:
+                found = await service.players.of_key(params.get("player"), required=False)
+            except Refusal:
+                found = None
+            if found is not None and found.name:
+                watcher = (found.id, found.name)
+        elif token is not None:
             seat = room.seat_of(token)
             if seat is None:
                 raise Refusal("auth/bad-token", "that seat token is not valid at this "
@@ -82,13 +94,13 @@ def router(service: TableService) -> APIRouter:
             if since > room.table.version:
                 raise Refusal("message/bad", f"'since' is {since}, beyond the table's version "
                                              f"{room.table.version}: no such version was seen")
-        return room, seat, since
+        return room, seat, since, watcher
 
     @routes.websocket("/ws/tables/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         try:
-            room, seat, since = await opening(websocket, table_id)
+            room, seat, since, watcher = await opening(websocket, table_id)
         except Refusal as refusal:
             await websocket.send_text(error_message(refusal).text())
             await websocket.close(4000 + refusal.status)
@@ -96,6 +108,7 @@ def router(service: TableService) -> APIRouter:
 
         conn = Connection(websocket.send_text, lambda code: websocket.close(code), seat,
                           settings, client_address(websocket.scope))
+        conn.watcher = watcher
         strikes = 0
         try:
             await service.join(room, conn, since)

@@ -3,9 +3,15 @@
 
 import { _ } from "./i18n.js";
 import { h } from "./dom.js";
+import { prefFields } from "./prefs.js";
 
 const STORE = "cardtable:settings";
-const DEFAULTS = { sound: true, animation: true, notifications: false };
+const DEFAULTS = {
+  sound: true, animation: true, notifications: false,
+  // the settings players like (prefs.js)
+  fourColour: false, cardSize: "medium", boardSize: "medium", confirm: false,
+  cardSounds: false, mute: false, lowTime: 10, autoPlay: false, holdTrick: "moment",
+};
 
 export function settings() {
   try {
@@ -15,7 +21,7 @@ export function settings() {
   }
 }
 
-function save(changes) {
+export function saveSettings(changes) {
   localStorage.setItem(STORE, JSON.stringify({ ...settings(), ...changes }));
 }
 
@@ -48,7 +54,7 @@ let chime = null;
 /** It has just become the player's turn: the sound and, in the background, a notification. */
 export function turnAlert(title, body) {
   const s = settings();
-  if (s.sound) {
+  if (s.sound && !s.mute) {
     if (!chime) chime = new Audio("/static/sounds/turn.wav");
     chime.currentTime = 0;
     const played = chime.play();
@@ -72,7 +78,7 @@ export function settingsPanel() {
       type: "checkbox", id, checked: s[key],
       onchange: async (event) => {
         const on = event.target.checked;
-        save({ [key]: on });
+        saveSettings({ [key]: on });
         if (onchange) await onchange(on, event.target);
       },
     });
@@ -87,14 +93,16 @@ export function settingsPanel() {
         if (!on) return;
         if (!("Notification" in window)) {
           input.checked = false;
-          save({ notifications: false });
+          saveSettings({ notifications: false });
           return;
         }
         const answer = Notification.permission === "default"
           ? await Notification.requestPermission() : Notification.permission;
         if (answer !== "granted") {
           input.checked = false;
-          save({ notifications: false });
+          saveSettings({ notifications: false });
         }
-      })));
+      }),
+      // the settings players like (prefs.js), folded under "More settings"
+      ...prefFields(box)));
 }

@@ -9,6 +9,8 @@ import { clockFields } from "./clock.js";
 import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
 import { TablePage, myTables, seatKey, takeSeat } from "./table.js";
 import { ensurePlayer, myPage, renderClaim, renderPlayer, storedPlayer } from "./player.js";
+import { botWaitField, findButton } from "./pairing.js";
+import { applyLook } from "./prefs.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -326,11 +328,12 @@ function gamePicker(games, levels, nameBox, moreOptions) {
         h("div", { class: "row-buttons" },
           h("button", { class: "primary play-now", id: `play-now-${g.name}`, onclick: (e) => play(e.currentTarget) },
             _("Play now against a bot")),
+          findButton(g.name, nameBox, navigate),
           h("button", { class: "more-options", onclick: () => moreOptions(g.name) }, _("More options")),
           h("a", { href: `/rules/${g.name}`, "data-link": true, class: "small-link" }, _("How to play")))));
   });
   return h("section", { class: "card-panel game-picker", id: "games" },
-    h("h2", {}, _("Play")), h("div", { class: "game-cards" }, ...cards));
+    h("h2", {}, _("Play")), botWaitField(), h("div", { class: "game-cards" }, ...cards));
 }
 
 // ------------------------------------------------------------------ my tables
@@ -447,6 +450,7 @@ async function loadLevels() {
 }
 
 (async () => {
+  applyLook();   // the deck's colours and the sizes the player chose (Settings)
   await Promise.all([setLanguage(preferredLanguage()), loadLevels()]);
   await ensurePlayer();   // the first visit: a player key for this browser
   await route();

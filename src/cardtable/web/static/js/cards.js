@@ -60,7 +60,11 @@ export function cardName(card) {
   return _("{rank} of {suit}", { rank: rankName(rankOf(card)), suit: suitName(suitOf(card)) });
 }
 
+// the four-colour deck (docs/web.md: Settings): diamonds blue, clubs green
+const FOUR = { S: BLACK, H: RED, D: "#1565c0", C: "#2e7d32" };
+
 function colour(card) {
+  if (document.documentElement.dataset.fourColour === "yes") return FOUR[suitOf(card)] || BLACK;
   return "HD".includes(suitOf(card)) ? RED : BLACK;
 }
 

@@ -5,6 +5,7 @@
 import { _ } from "./i18n.js";
 import { h } from "./dom.js";
 import { botLabel } from "./names.js";
+import { lowTime, lowTimeSound } from "./prefs.js";
 
 /** The clock as heard now: the state and the local time it came. */
 export function heard(clock) {
@@ -35,7 +36,7 @@ export function seatClock(clock, seat, ended = false) {
   if (left === null) return null;
   const classes = ["seat-clock"];
   if (clock.running === seat) classes.push("running");
-  if (clock.running === seat && left <= 10) classes.push("low");
+  if (clock.running === seat && lowTime() && left <= lowTime()) classes.push("low");
   const timeouts = ended ? 0 : clock.timeouts[seat] || 0;
   return h("span", { class: "clock-box" },
     h("span", { class: classes.join(" "), "data-seat": seat, title: _("time left") }, format(left)),
@@ -65,7 +66,10 @@ export function tick(root, clock) {
     const left = secondsLeft(clock, Number(el.dataset.seat));
     if (left === null) continue;
     el.textContent = format(left);
-    el.classList.toggle("low", left <= 10);
+    const low = lowTime() > 0 && left <= lowTime();
+    // your own clock going under the warning (the setting): a tick, once
+    if (low && !el.classList.contains("low") && el.closest(".seat.me")) lowTimeSound();
+    el.classList.toggle("low", low);
   }
 }
 

@@ -13,6 +13,8 @@ import * as clocks from "./clock.js";
 import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
 import * as threethirteen from "./threethirteen.js";
+import { showWatching } from "./watchers.js";
+import { afterGameRender, cardSound, confirmMove, holdTrick } from "./prefs.js";
 
 export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
@@ -188,6 +190,11 @@ export class TablePage {
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
     else if (this.viaKey && storedPlayer()) params.set("player", storedPlayer().key);
+    else if (storedPlayer()) {
+      // a spectator with a player key watches under its player's name (Who is watching)
+      params.set("player", storedPlayer().key);
+      params.set("watch", "1");
+    }
     // a first load asks for every move (the move log); past the server's catch-up limit
     // its welcome is a snapshot instead ("skipped"), so a table of any length opens
     params.set("since", String(Math.max(this.version, 0)));
@@ -309,6 +316,10 @@ export class TablePage {
         if (msg.view && this.game.observe) this.game.observe(this, msg.view);
         this.setView(msg.view, msg.version);
         if (live) this.announce(event);
+        if (live) {
+          cardSound(event);
+          holdTrick(this, event);
+        }
         if (live && !was && this.myTurn) turnAlert(gameTitle(this.table.game), _("Your turn"));
         if (live && this.game.animate) this.afterRender = () => this.motion.add(() => this.game.animate(this, event, from));
         break;
@@ -316,6 +327,7 @@ export class TablePage {
       case "presence":
         this.connected = msg.connected || [];
         this.botPlaying = msg.bot_playing || [];
+        showWatching(this.watchLine, msg);
         this.refreshTable();   // someone came or left: names and free seats may have changed
         break;
       case "clock":
@@ -416,11 +428,12 @@ export class TablePage {
       && this.view.current_player === this.seat;
   }
 
-  play(move) {
+  play(move, confirmed = false) {
     if (!this.myTurn) {
       toast(_("It is not your turn."), "error");
       return;
     }
+    if (!confirmMove(this, move, confirmed)) return;   // "confirm before each move"
     if (!this.send({ type: "move", move, version: this.version })) {
       toast(_("Not connected; reconnecting…"), "error");
       return;
@@ -494,6 +507,7 @@ export class TablePage {
       this.announcer,
       this.overBox,
       this.seatsBar,
+      this.watchLine = h("p", { class: "watching muted", id: "watching", hidden: true }),
       this.lastMove,
       this.area,
       this.controls = h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
@@ -544,6 +558,7 @@ export class TablePage {
     const focus = this.focusBefore();
     this.area.replaceChildren();
     this.game.render(this, this.area);
+    afterGameRender(this);   // the held trick, the peek at the last one, auto-play
     // hint, move entry
     this.hintButton.disabled = !this.myTurn;
     if (this.hint) {

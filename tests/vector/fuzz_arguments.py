@@ -16,15 +16,15 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardtable.vector import SelfPlay, game_names, make
+from cardtable.vector import SelfPlay, game_names, make_engine
 from cardtable.vector.gym import GameVectorEnv
 
 ROWS = 4
-ENGINES = {name: make(name, max_moves=200) for name in game_names()}
+ENGINES = {name: make_engine(name, max_moves=200) for name in game_names()}
 #: an engine of the same game with other options: its batches have another layout
-OTHERS = {"sequence": make("sequence", players=4), "threethirteen": make("threethirteen",
-                                                                          players=5),
-          "drawbridge": make("sequence")}
+OTHERS = {"sequence": make_engine("sequence", players=4),
+          "threethirteen": make_engine("threethirteen", players=5),
+          "drawbridge": make_engine("sequence")}
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64, np.float32,
           np.float64]
 REFUSALS = (ValueError, IndexError)

@@ -33,7 +33,7 @@ from gymnasium.vector.utils import batch_space
 
 from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.vector.base import VectorEngine, check_actions, make
+from cardtable.vector.base import VectorEngine, check_actions, make_engine
 
 #: a batched policy: observations (k, obs_size) and legal masks (k, num_actions) -> k ids
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -66,7 +66,7 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
                                f"GameVectorEnv(game=...) plays any game")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise OptionsError(f"num_envs must be a positive int, not {num_envs!r}")
-        self.engine: VectorEngine[Any, Any] = make(game or self.game_name,
+        self.engine: VectorEngine[Any, Any] = make_engine(game or self.game_name,
                                                    max_moves=max_moves, **options)
         n = self.engine.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:

@@ -166,6 +166,26 @@ class VectorEngine(Generic[B, R]):
         debugging."""
         return self._hidden_cards(batch, _index(i, self._check_batch(batch)))
 
+    def to_svg(self, batch: B, i: int, seat: int | None = None) -> str:
+        """A picture of row i as SVG text (as pgx's ``save_svg``), drawn as a scalar state's
+        ``to_svg`` is, from the row's observation tensors: ``seat`` None shows every hand,
+        a seat what that seat sees (the other hands face down). What the tensors leave out
+        (the auction's order, the discard piles' order) is not drawn."""
+        from cardtable import picture
+        from cardtable.core import part
+
+        i = _index(i, self._check_batch(batch))
+        viewer = picture.check_seat(seat, self.num_players)
+        seats = range(self.num_players) if viewer is None else (viewer,)
+        parts = {s: self.encoder.split(self.observe(batch, seats=s, rows=[i])[0])
+                 for s in seats}
+        over = bool(batch.over[i])  # type: ignore[attr-defined]
+        to_act = None if over else int(batch.current_player[i])  # type: ignore[attr-defined]
+        module = part(self.state_type, "picture")
+        svg: str = module.draw(self.game, module.scene_of_tensors(self.game, parts, viewer,
+                                                                  to_act))
+        return svg
+
     def stock_counts(self, batch: B) -> np.ndarray:
         """(N, 52) uint8: the copies of each card in each row's stock or draw pile, which no
         seat sees (the perfect-information tensor of ``SelfPlay`` holds it; never show it to

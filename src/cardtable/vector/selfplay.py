@@ -187,6 +187,12 @@ class SelfPlay:
             self._flat_all(state), np.asarray(state.current_player),
             engine.stock_counts(state.batch), self.num_players)
 
+    def to_svg(self, state: SelfPlayState, i: int, seat: int | None = None) -> str:
+        """A picture of row i (``engine.to_svg``): ``seat`` None every hand, a seat what it
+        sees."""
+        _check_state(state)
+        return self.engine.to_svg(state.batch, i, seat)
+
     def _flat_all(self, state: SelfPlayState) -> np.ndarray:
         engine, batch = self.engine, state.batch
         n = batch.size

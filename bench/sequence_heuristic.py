@@ -54,6 +54,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=4096)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--json", action="store_true", help="the report as JSON (always)")
     args = parser.parse_args()
     fast = batched(args.rows, args.players, args.seconds)
     slow = scalar(args.players, args.seconds)

@@ -196,6 +196,18 @@ def test_api_test_passes_with_every_observation_option(options: dict[str, Any]) 
             api_test(make(game, max_moves=150, **options), num=4)
 
 
+def test_a_finished_row_has_no_seat_to_act_in_the_perfect_information() -> None:
+    env = make("sequence", players=2, max_moves=30)
+    state = env.init(np.arange(4))
+    rng = np.random.default_rng(0)
+    while not (state.terminated | state.truncated).all():
+        mask = state.legal_action_mask
+        state = env.step(state, (rng.random(mask.shape) * mask).argmax(axis=1))
+    assert not env.perfect_information(state)[:, :2].any()
+    live = make("sequence", players=2).init(np.arange(4))
+    assert (make("sequence", players=2).perfect_information(live)[:, :2].sum(axis=1) == 1).all()
+
+
 def test_bad_observation_options_are_refused() -> None:
     with pytest.raises(OptionsError, match="planes=True is Sequence's"):
         make("drawbridge", planes=True)

@@ -123,7 +123,7 @@ def draw(game: DrawBridgeGame, scene: dict[str, Any]) -> str:
     if scene["contract"]:
         out.append(p.text(x, mid + 10, scene["contract"], 13, weight="700"))
     if scene["auction"]:
-        out.append(p.text(x, mid + 30, "auction: " + ", ".join(scene["auction"][-8:]), 11,
+        out.append(p.text(x, mid + 30, "auction: " + ", ".join(scene["auction"][-6:]), 11,
                           p.MUTED))
     if scene["winners"]:
         won = ", ".join(str(s) for s in scene["winners"])

@@ -183,9 +183,11 @@ class SelfPlay:
         card: never give it to a policy that acts for a seat."""
         _check_state(state)
         engine = self.engine
+        to_act = np.array(state.current_player, np.int64)
+        if not self.autoreset:
+            to_act[state.terminated | state.truncated] = -1
         return self.format.perfect_information(
-            self._flat_all(state), np.asarray(state.current_player),
-            engine.stock_counts(state.batch), self.num_players)
+            self._flat_all(state), to_act, engine.stock_counts(state.batch), self.num_players)
 
     def to_svg(self, state: SelfPlayState, i: int, seat: int | None = None) -> str:
         """A picture of row i (``engine.to_svg``): ``seat`` None every hand, a seat what it

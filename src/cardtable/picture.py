@@ -14,6 +14,7 @@ Every card drawn is a ``<g class="card">`` with ``data-card`` (its notation) and
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -180,10 +181,14 @@ def check_seat(seat: Any, players: int) -> int | None:
     """``seat`` of ``to_svg``: None (every card face up) or a seat ``0..players-1``."""
     if seat is None:
         return None
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+    try:
+        index = None if isinstance(seat, bool) else operator.index(seat)  # NumPy ints too
+    except TypeError:
+        index = None
+    if index is None or not 0 <= index < players:
         raise ValueError(f"seat must be None (everything) or a seat 0..{players - 1}, "
                          f"not {seat!r}")
-    return seat
+    return index
 
 
 def html(svg: str) -> str:

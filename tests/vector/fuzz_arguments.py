@@ -114,7 +114,8 @@ def one_call(data: Any, name: str) -> None:
         arg = batch
     point = data.draw(st.sampled_from(["step", "mask", "observe", "random", "play_random",
                                        "reset_rows", "load", "hidden_cards", "empty", "init",
-                                       "selfplay", "env"]))
+                                       "selfplay", "env", "stock_counts", "to_svg",
+                                       "heuristic"]))
     try:
         if point == "step":
             engine.step(arg, data.draw(arrays(n)), active=data.draw(arrays(n)),
@@ -149,13 +150,26 @@ def one_call(data: Any, name: str) -> None:
                 engine.empty(size)
         elif point == "init":
             engine.init(data.draw(arrays(n)))
+        elif point == "stock_counts":
+            counts = engine.stock_counts(arg)
+            assert counts.shape == (n, 52) and counts.max() <= engine.card_copies
+        elif point == "to_svg":
+            engine.to_svg(arg, data.draw(arrays(n)), data.draw(arrays(n)))
+        elif point == "heuristic":
+            from cardtable.vector.sequence_heuristic import heuristic_actions
+
+            heuristic_actions(engine, arg)  # type: ignore[arg-type]
         elif point == "selfplay":
             # today's self-play, and pgx's rules (cardtable.vector.env's)
             rules = data.draw(st.sampled_from([{}, {"autoreset": False,
                                                     "illegal_reward": -1.0}]))
-            play = SelfPlay(game=name, max_moves=200, **rules)
+            shape = data.draw(st.sampled_from([{}, {"normalize": True}]))
+            play = SelfPlay(game=name, max_moves=200, **rules, **shape)
             state = play.init(np.arange(ROWS))
             play.step(state, data.draw(arrays(ROWS)))
+            assert play.observe_all(state).shape == (ROWS, play.num_players, play.engine.obs_size)
+            assert play.perfect_information(state).shape == (ROWS,
+                                                             play.perfect_information_size)
         else:
             env = GameVectorEnv(num_envs=ROWS, game=name, max_moves=200)
             env.reset(seed=1)

@@ -40,7 +40,8 @@ import numpy as np
 
 import cardtable
 from _args import positive
-from cardtable.vector import game_names, make
+from cardtable.vector import game_names
+from cardtable.vector import make_engine as engine_of
 from playouts import run_once
 
 SIZES = [1, 16, 256, 1024, 4096, 16384]
@@ -57,7 +58,7 @@ def game_options(game: str, players: int) -> dict[str, Any]:
 
 
 def make_engine(game: str, players: int) -> Engine:
-    return make(game, **game_options(game, players))
+    return engine_of(game, **game_options(game, players))
 
 
 def scalar_steps_per_s(players: int, seconds: float, seed: int,

@@ -738,6 +738,32 @@ class State:
             out["history"] = [[s, a.notation] for s, a in self.history]
         return out
 
+    def to_svg(self, seat: int | None = None) -> str:
+        """A picture of the state as SVG text, drawn with the web page's card art
+        (``cardtable.picture``; the game's ``picture`` module lays it out from its views).
+        ``seat`` None shows every card face up; a seat shows what that seat sees, what it
+        may not know face down. Raises ``ValueError`` for another ``seat``."""
+        from cardtable import picture
+
+        viewer = picture.check_seat(seat, self.game.num_players)
+        module = part(type(self), "picture")
+        svg: str = module.draw(self.game, module.scene_of_state(self, viewer))
+        return svg
+
+    def save_svg(self, path: Any, seat: int | None = None) -> None:
+        """Write ``to_svg(seat)`` to ``path`` (as pgx's ``save_svg``)."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_svg(seat))
+
+    def _repr_svg_(self) -> str:
+        """A notebook shows the state as a picture (every card face up)."""
+        return self.to_svg()
+
+    def _repr_html_(self) -> str:
+        from cardtable import picture
+
+        return picture.html(self.to_svg())
+
     def returns(self) -> list[float]:
         """+1 per winner and -1 per other seat at the end; all 0 for a draw or before the end."""
         n = self.game.num_players

@@ -16,15 +16,15 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardtable.vector import SelfPlay, game_names, make
+from cardtable.vector import SelfPlay, game_names, make_engine
 from cardtable.vector.gym import GameVectorEnv
 
 ROWS = 4
-ENGINES = {name: make(name, max_moves=200) for name in game_names()}
+ENGINES = {name: make_engine(name, max_moves=200) for name in game_names()}
 #: an engine of the same game with other options: its batches have another layout
-OTHERS = {"sequence": make("sequence", players=4), "threethirteen": make("threethirteen",
-                                                                          players=5),
-          "drawbridge": make("sequence")}
+OTHERS = {"sequence": make_engine("sequence", players=4),
+          "threethirteen": make_engine("threethirteen", players=5),
+          "drawbridge": make_engine("sequence")}
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64, np.float32,
           np.float64]
 REFUSALS = (ValueError, IndexError)
@@ -114,7 +114,8 @@ def one_call(data: Any, name: str) -> None:
         arg = batch
     point = data.draw(st.sampled_from(["step", "mask", "observe", "random", "play_random",
                                        "reset_rows", "load", "hidden_cards", "empty", "init",
-                                       "selfplay", "env"]))
+                                       "selfplay", "env", "stock_counts", "to_svg",
+                                       "heuristic"]))
     try:
         if point == "step":
             engine.step(arg, data.draw(arrays(n)), active=data.draw(arrays(n)),
@@ -149,13 +150,26 @@ def one_call(data: Any, name: str) -> None:
                 engine.empty(size)
         elif point == "init":
             engine.init(data.draw(arrays(n)))
+        elif point == "stock_counts":
+            counts = engine.stock_counts(arg)
+            assert counts.shape == (n, 52) and counts.max() <= engine.card_copies
+        elif point == "to_svg":
+            engine.to_svg(arg, data.draw(arrays(n)), data.draw(arrays(n)))
+        elif point == "heuristic":
+            from cardtable.vector.sequence_heuristic import heuristic_actions
+
+            heuristic_actions(engine, arg)  # type: ignore[arg-type]
         elif point == "selfplay":
             # today's self-play, and pgx's rules (cardtable.vector.env's)
             rules = data.draw(st.sampled_from([{}, {"autoreset": False,
                                                     "illegal_reward": -1.0}]))
-            play = SelfPlay(game=name, max_moves=200, **rules)
+            shape = data.draw(st.sampled_from([{}, {"normalize": True}]))
+            play = SelfPlay(game=name, max_moves=200, **rules, **shape)
             state = play.init(np.arange(ROWS))
             play.step(state, data.draw(arrays(ROWS)))
+            assert play.observe_all(state).shape == (ROWS, play.num_players, play.engine.obs_size)
+            assert play.perfect_information(state).shape == (ROWS,
+                                                             play.perfect_information_size)
         else:
             env = GameVectorEnv(num_envs=ROWS, game=name, max_moves=200)
             env.reset(seed=1)

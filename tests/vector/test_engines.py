@@ -29,7 +29,7 @@ import cardtable  # noqa: E402
 import cardtable.envs  # noqa: E402  (registers the Gymnasium ids)
 import cardtable.vector  # noqa: E402
 from cardtable.core import IllegalMoveError, InvalidActionError, OptionsError  # noqa: E402
-from cardtable.vector import SelfPlay, VectorEngine, make  # noqa: E402
+from cardtable.vector import SelfPlay, VectorEngine, make_engine  # noqa: E402
 from cardtable.vector.gym import GameVectorEnv  # noqa: E402
 
 #: each game's options for quick whole episodes
@@ -66,7 +66,7 @@ def random_choice(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def test_every_game_has_an_engine_found_by_name() -> None:
     assert cardtable.vector.game_names() == cardtable.game_names() == GAMES
     for name in GAMES:
-        engine = make(name, max_moves=9)
+        engine = make_engine(name, max_moves=9)
         module = importlib.import_module(f"cardtable.vector.{name}")
         assert isinstance(engine, module.ENGINE) and isinstance(engine, VectorEngine)
         assert engine.game.name == name and engine.max_moves == 9
@@ -78,7 +78,7 @@ def test_every_game_has_an_engine_found_by_name() -> None:
         assert fields[:4] == ("rewards", "terminated", "truncated", "winner")
         assert fields[-1] == "moves"
     with pytest.raises(OptionsError, match="unknown game 'chess'"):
-        make("chess")
+        make_engine("chess")
     with pytest.raises(OptionsError, match="unknown game"):
         SelfPlay(game="chess")
 
@@ -88,7 +88,7 @@ def test_every_game_has_an_engine_found_by_name() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_deals_come_from_the_seed_and_the_episode_count_alone(name: str) -> None:
-    engine = make(name)
+    engine = make_engine(name)
     first, second = engine.init([5, 6, 7]), engine.init([5, 6, 7])
     assert same(copy(first), second)
     # episode 2 of every row is the same whatever was played in episode 1
@@ -106,7 +106,7 @@ def test_deals_come_from_the_seed_and_the_episode_count_alone(name: str) -> None
 
 @pytest.mark.parametrize("name", GAMES)
 def test_max_moves_cuts_an_episode(name: str) -> None:
-    engine = make(name, max_moves=5)
+    engine = make_engine(name, max_moves=5)
     batch = engine.init(np.arange(3))
     for _ in range(4):
         res = engine.step(batch, engine.random_actions(batch))
@@ -118,7 +118,7 @@ def test_max_moves_cuts_an_episode(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_an_illegal_action_refuses_the_whole_call(name: str) -> None:
-    engine = make(name)
+    engine = make_engine(name)
     batch = engine.init(np.arange(4))
     actions = engine.random_actions(batch)
     mask = engine.legal_mask(batch)
@@ -134,7 +134,7 @@ def test_an_illegal_action_refuses_the_whole_call(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_finished_episode_refuses_more_moves_without_autoreset(name: str) -> None:
-    engine = make(name, **QUICK[name])
+    engine = make_engine(name, **QUICK[name])
     batch = engine.init(np.arange(2))
     while not batch.over[0]:
         engine.step(batch, engine.random_actions(batch), active=batch.over == 0,
@@ -148,11 +148,11 @@ def test_a_finished_episode_refuses_more_moves_without_autoreset(name: str) -> N
 @pytest.mark.parametrize("name", GAMES)
 def test_bad_options_get_clear_errors(name: str) -> None:
     with pytest.raises(OptionsError, match="max_moves"):
-        make(name, max_moves=0)
+        make_engine(name, max_moves=0)
     with pytest.raises(OptionsError, match="max_moves"):
-        make(name, max_moves=True)
+        make_engine(name, max_moves=True)
     with pytest.raises(OptionsError, match="option"):
-        make(name, no_such_option=1)
+        make_engine(name, no_such_option=1)
 
 
 # ---------------------------------------------------------------- the argument checks
@@ -161,7 +161,7 @@ def test_bad_options_get_clear_errors(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_rows_out_of_the_batch_are_refused(name: str) -> None:
     """#36: a row past the batch read memory outside it, and 10**8 crashed."""
-    engine = make(name)
+    engine = make_engine(name)
     batch = engine.init(np.arange(4))
     rows: Any
     for rows in ([10], [10**8], [-1], np.array([4]), np.array([2**63], np.uint64)):
@@ -191,7 +191,7 @@ def test_rows_out_of_the_batch_are_refused(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_an_out_array_of_the_wrong_shape_or_dtype_is_refused(name: str) -> None:
     """#36: a too small or mistyped ``out=`` was written past its end."""
-    engine = make(name)
+    engine = make_engine(name)
     batch = engine.init(np.arange(4))
     k, obs = engine.num_actions, engine.obs_size
     out: Any
@@ -220,7 +220,7 @@ def test_an_out_array_of_the_wrong_shape_or_dtype_is_refused(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_actions_must_be_integer_ids(name: str) -> None:
     """#36: float actions were truncated, and ids past the action space called illegal."""
-    engine = make(name)
+    engine = make_engine(name)
     batch = engine.init(np.arange(4))
     actions = engine.random_actions(batch)
     before = copy(batch)
@@ -249,7 +249,7 @@ def test_a_bad_action_id_gets_one_error_everywhere(name: str) -> None:
     environment "action ids are 0..528"; now the engine, SelfPlay and the vector
     environment refuse an id past the action space, or a float, with one error and one
     message."""
-    engine = make(name, **SELF[name])
+    engine = make_engine(name, **SELF[name])
     n = engine.num_actions
     batch = engine.init(np.arange(4))
     play = SelfPlay(game=name, **SELF[name])
@@ -293,7 +293,7 @@ def test_the_opponents_policy_actions_are_checked(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_seats_and_row_indices_are_checked(name: str) -> None:
-    engine = make(name)
+    engine = make_engine(name)
     batch = engine.init(np.arange(4))
     players = engine.num_players
     with pytest.raises(ValueError, match=f"seats must be 0..{players - 1}"):
@@ -316,7 +316,7 @@ def test_seats_and_row_indices_are_checked(name: str) -> None:
     with pytest.raises(IndexError, match="row index"):
         engine.load(batch, 1.0, state)  # type: ignore[arg-type]
     with pytest.raises(OptionsError, match="does not fit"):
-        engine.load(batch, 0, make(name, **OTHER[name]).game.deal(seed=1))
+        engine.load(batch, 0, make_engine(name, **OTHER[name]).game.deal(seed=1))
     with pytest.raises(OptionsError, match="does not fit"):
         engine.load(batch, 0, cardtable.new_game("sequence" if name != "sequence"
                                                  else "drawbridge").deal(1))
@@ -330,12 +330,12 @@ def test_seats_and_row_indices_are_checked(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_batch_of_another_layout_is_refused(name: str) -> None:
-    engine = make(name)
+    engine = make_engine(name)
     batch = engine.init(np.arange(4))
     others = [tuple(batch), type(batch)(*(x[::2] for x in batch)),
               type(batch)(*(x if k else x[:3] for k, x in enumerate(batch)))]
     if name != "drawbridge":  # another player count, another shape of hands
-        others.append(make(name, players=4).init(np.arange(4)))
+        others.append(make_engine(name, players=4).init(np.arange(4)))
     for other in others:
         with pytest.raises(ValueError, match="batch"):
             engine.legal_mask(other)
@@ -348,7 +348,7 @@ def test_a_batch_of_another_layout_is_refused(name: str) -> None:
 def test_the_checks_cost_a_few_microseconds(name: str) -> None:
     import time
 
-    engine = make(name)
+    engine = make_engine(name)
     batch = engine.init(np.arange(4096))
     out = np.empty((4096, engine.num_actions), np.bool_)
     rows = np.arange(0, 4096, 2)
@@ -393,7 +393,7 @@ def test_make_vec_gives_the_batched_engine(name: str) -> None:
                               vectorization_mode="vector_entry_point", **OTHER[name])
     env = envs.unwrapped
     assert isinstance(env, GameVectorEnv) and env.engine.game.name == name
-    assert env.engine.game == make(name, **OTHER[name]).game
+    assert env.engine.game == make_engine(name, **OTHER[name]).game
     engine = env.engine
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     assert envs.single_observation_space.shape == (engine.obs_size,)

@@ -244,7 +244,7 @@ class Run:
         self.epsilon = epsilon
         self.target = target
         self.device = torch.device(device)
-        from cardtable.vector import make as make_engine  # NumPy and numba: the vector extra
+        from cardtable.vector import make_engine  # NumPy and numba: the vector extra
 
         self.engine = make_engine(game, **self.recipe.options)
         self.game = cardtable.new_game(game, **self.recipe.options)

@@ -3,8 +3,8 @@
 Install with ``pip install 'cardtable[vector]'`` (NumPy and numba). The rules engine never
 imports this package.
 
-- ``make(game, **options)``: the batched engine of a game, found by name (``ENGINE`` of
-  ``cardtable.vector.<game>``); ``game_names()`` lists the games that have one. Every engine
+- ``make_engine(game, **options)``: the batched engine of a game, found by name (``ENGINE``
+  of ``cardtable.vector.<game>``); ``game_names()`` lists the games that have one. Every engine
   is a ``VectorEngine`` (``cardtable.vector.base``: the methods, the argument checks).
 - ``VectorSequence``: N games of Sequence as arrays, stepped by numba kernels, exactly the
   rules of ``cardtable.sequence`` (tests/vector play both side by side).
@@ -12,9 +12,11 @@ imports this package.
 - ``VectorThreeThirteen``: N matches of Three Thirteen, the same way, its meld solver a numba
   kernel too (``cardtable.vector.threethirteen``, ``threethirteen_melds``).
 - ``SelfPlay``: pgx's shape, every seat's action from the caller.
-- ``env(game_id, **options)``: the registry in pgx's shape, a ``SelfPlay`` with pgx's rules
-  at the end of a game (no autoreset, an illegal action ends its row); ``available_envs()``
-  lists the ids; ``api_test(env)`` checks an env as ``pgx.api_test`` does.
+- ``make(game_id, **options)`` (also ``env``): the registry in pgx's shape, a ``SelfPlay``
+  with pgx's rules at the end of a game (no autoreset, an illegal action ends its row);
+  ``available_envs()`` lists the ids; ``api_test(env)`` checks an env as ``pgx.api_test``
+  does. ``normalize=True`` and ``planes=True`` shape the observations, ``observe_all`` and
+  ``perfect_information`` give every seat's (``cardtable.vector.observations``).
 - ``cardtable.vector.gym.GameVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
   the vector entry point of every game's Gymnasium id (``cardtable/Sequence-v0`` ...).
 """
@@ -29,9 +31,9 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
                       ) from exc
 
 from cardtable.vector.apitest import api_test
-from cardtable.vector.base import VectorEngine, engine_class, game_names, make
+from cardtable.vector.base import VectorEngine, engine_class, game_names, make_engine
 from cardtable.vector.drawbridge import DrawBridgeBatch, DrawBridgeResults, VectorDrawBridge
-from cardtable.vector.selfplay import SelfPlay, SelfPlayState, available_envs, env
+from cardtable.vector.selfplay import SelfPlay, SelfPlayState, available_envs, env, make
 from cardtable.vector.sequence import Results, SequenceBatch, SequenceResults, VectorSequence
 from cardtable.vector.threethirteen import (
     ThreeThirteenBatch,
@@ -42,4 +44,5 @@ from cardtable.vector.threethirteen import (
 __all__ = ["DrawBridgeBatch", "DrawBridgeResults", "Results", "SelfPlay", "SelfPlayState",
            "SequenceBatch", "SequenceResults", "ThreeThirteenBatch", "ThreeThirteenResults",
            "VectorDrawBridge", "VectorEngine", "VectorSequence", "VectorThreeThirteen",
-           "api_test", "available_envs", "engine_class", "env", "game_names", "make"]
+           "api_test", "available_envs", "engine_class", "env", "game_names", "make",
+           "make_engine"]

@@ -3,8 +3,8 @@
 
 ::
 
-    from cardtable.vector import api_test, env
-    api_test(env("sequence", players=4, max_moves=300), num=16)
+    from cardtable.vector import api_test, make
+    api_test(make("sequence", players=4, max_moves=300), num=16)
 
 It raises ``AssertionError`` naming what is wrong, and returns a summary of what it
 played (steps, rows ended by the rules, cut, ended by an illegal action).
@@ -27,7 +27,7 @@ ILLEGAL_STEP = 3
 
 def api_test(env: SelfPlay, num: int = 8, seed: int = 0,
              max_steps: int = 20_000) -> dict[str, int]:
-    """Check ``env`` (a ``SelfPlay``, ``cardtable.vector.env``'s or built directly, any
+    """Check ``env`` (a ``SelfPlay``, ``cardtable.vector.make``'s or built directly, any
     ``autoreset`` and ``illegal_reward``) on ``num`` rows dealt from seeds ``seed ..
     seed + num - 1``, playing random legal moves (a ``numpy`` generator from ``seed``):
 
@@ -53,7 +53,7 @@ def api_test(env: SelfPlay, num: int = 8, seed: int = 0,
     illegal action.
     """
     if not isinstance(env, SelfPlay):
-        raise TypeError(f"env must be a SelfPlay (cardtable.vector.env), not "
+        raise TypeError(f"env must be a SelfPlay (cardtable.vector.make), not "
                         f"{type(env).__name__}")
     if isinstance(num, bool) or not isinstance(num, int) or num < 1:
         raise ValueError(f"num must be a positive int, not {num!r}")
@@ -111,7 +111,11 @@ def _check_attributes(env: SelfPlay) -> None:
     assert isinstance(env.version, str) and env.version, env.version
     assert env.num_players == engine.num_players >= 1
     assert env.num_actions == engine.num_actions >= 1
-    assert env.observation_shape == (engine.obs_size,) == (env.observation_size,)
+    assert env.format.flat_size == engine.obs_size
+    assert env.observation_shape == env.format.shape
+    assert env.observation_size == int(np.prod(env.observation_shape))
+    if not (env.format.planes or env.format.normalize):
+        assert env.observation_shape == (engine.obs_size,)
     assert env.teams.shape == (env.num_players,)
 
 
@@ -139,12 +143,19 @@ def _check_state(env: SelfPlay, state: SelfPlayState, n: int) -> None:
     assert mask.any(axis=1).all(), "a live row has no legal action"
     assert np.array_equal(mask, engine.legal_mask(state.batch, rows=live)), \
         "legal_action_mask is not the engine's"
-    assert np.array_equal(state.observation[live],
-                          engine.observe(state.batch, seats=seats, rows=live)), \
+    assert np.array_equal(state.observation[live], env.format.convert(
+        engine.observe(state.batch, seats=seats, rows=live))), \
         "observation is not what the seat to act sees"
     assert np.array_equal(env.observe(state), state.observation), \
         "env.observe(state) is not state.observation"
     assert np.isfinite(state.observation).all()
+    if env.format.normalize:
+        assert ((state.observation >= 0) & (state.observation <= 1)).all(), \
+            "a normalised observation outside [0, 1]"
+    every = env.observe_all(state)
+    assert every.shape == (n, env.num_players, *env.observation_shape)
+    assert np.array_equal(every[live, seats], state.observation[live]), \
+        "observe_all(state)[:, seat] is not what the seat sees"
 
 
 def _check_step(env: SelfPlay, state: SelfPlayState, before: dict[str, Any],

@@ -8,7 +8,7 @@ sees it. The kernels index arrays without bounds checks, so nothing reaches them
 could send them outside the batch: a bad ``rows=``, ``out=``, ``seats=``, action or row
 index is refused with a ``ValueError`` or an ``IndexError`` naming the argument.
 
-    engine = cardtable.vector.make("drawbridge", target=50)
+    engine = cardtable.vector.make_engine("drawbridge", target=50)
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 import cardtable
+from cardtable.cards import NUM_CARDS
 from cardtable.core import Game, IllegalMoveError, InvalidActionError, OptionsError, State
 from cardtable.encoders import encoder_for
 from cardtable.vector._kernel import seed_rows
@@ -50,6 +51,8 @@ class VectorEngine(Generic[B, R]):
     state_type: ClassVar[type[State]]
     #: what a row holds, in the engine's messages: "game" or "match"
     episode: ClassVar[str] = "game"
+    #: the copies of each card in the game's whole deck (the most ``stock_counts`` gives)
+    card_copies: int = 1
 
     def __init__(self, max_moves: int | None = None, **options: Any) -> None:
         game = cardtable.new_game(self.game_name, **options)
@@ -82,6 +85,10 @@ class VectorEngine(Generic[B, R]):
         raise NotImplementedError
 
     def _hidden_cards(self, batch: B, i: int) -> tuple[list[list[str]], list[str]]:
+        raise NotImplementedError
+
+    def _stock(self, batch: B) -> tuple[np.ndarray, np.ndarray]:
+        """The cards of every row's stock (N, slots) and which slots hold one (bool)."""
         raise NotImplementedError
 
     def _kernel_new(self, batch: B, rows: np.ndarray) -> None:
@@ -158,6 +165,37 @@ class VectorEngine(Generic[B, R]):
         """Row i's hands and stock or draw pile (top first) in notation, for tests and
         debugging."""
         return self._hidden_cards(batch, _index(i, self._check_batch(batch)))
+
+    def to_svg(self, batch: B, i: int, seat: int | None = None) -> str:
+        """A picture of row i as SVG text (as pgx's ``save_svg``), drawn as a scalar state's
+        ``to_svg`` is, from the row's observation tensors: ``seat`` None shows every hand,
+        a seat what that seat sees (the other hands face down). What the tensors leave out
+        (the auction's order, the discard piles' order) is not drawn."""
+        from cardtable import picture
+        from cardtable.core import part
+
+        i = _index(i, self._check_batch(batch))
+        viewer = picture.check_seat(seat, self.num_players)
+        seats = range(self.num_players) if viewer is None else (viewer,)
+        parts = {s: self.encoder.split(self.observe(batch, seats=s, rows=[i])[0])
+                 for s in seats}
+        over = bool(batch.over[i])  # type: ignore[attr-defined]
+        to_act = None if over else int(batch.current_player[i])  # type: ignore[attr-defined]
+        module = part(self.state_type, "picture")
+        svg: str = module.draw(self.game, module.scene_of_tensors(self.game, parts, viewer,
+                                                                  to_act))
+        return svg
+
+    def stock_counts(self, batch: B) -> np.ndarray:
+        """(N, 52) uint8: the copies of each card in each row's stock or draw pile, which no
+        seat sees (the perfect-information tensor of ``SelfPlay`` holds it; never show it to
+        a player). At most ``card_copies``."""
+        self._check_batch(batch)
+        cards, valid = self._stock(batch)
+        out = np.zeros((len(cards), NUM_CARDS), np.uint8)
+        rows, slots = np.nonzero(valid)
+        np.add.at(out, (rows, cards[rows, slots]), 1)
+        return out
 
     # -- playing ---------------------------------------------------------
 
@@ -415,6 +453,6 @@ def game_names() -> list[str]:
             if getattr(cardtable.game_adapter(name, "cardtable.vector"), "ENGINE", None)]
 
 
-def make(game: str, max_moves: int | None = None, **options: Any) -> VectorEngine[Any, Any]:
+def make_engine(game: str, max_moves: int | None = None, **options: Any) -> VectorEngine[Any, Any]:
     """The batched engine of ``game`` with its options (and ``max_moves``)."""
     return engine_class(game)(max_moves=max_moves, **options)

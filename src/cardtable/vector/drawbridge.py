@@ -622,6 +622,13 @@ class VectorDrawBridge(VectorEngine[DrawBridgeBatch, DrawBridgeResults]):
                                *res)
             assert bad < 0, f"the scalar state's action {a} is refused in the batch"
 
+    def _stock(self, batch: DrawBridgeBatch) -> tuple[np.ndarray, np.ndarray]:
+        # draw trick k takes cards 2k and 2k + 1; the stock is empty after the draw phase
+        meta = batch.meta
+        taken = meta[:, M_NPLAYED, None] // 2 * 2
+        slots = np.arange(batch.stock.shape[1])
+        return batch.stock, (slots >= taken) & (meta[:, M_PHASE, None] == DRAW)
+
     def _hidden_cards(self, batch: DrawBridgeBatch, i: int
                       ) -> tuple[list[list[str]], list[str]]:
         """The hands and the stock as dealt (top first)."""

@@ -33,7 +33,7 @@ from gymnasium.vector.utils import batch_space
 
 from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.vector.base import VectorEngine, check_actions, make
+from cardtable.vector.base import VectorEngine, check_actions, make_engine
 
 #: a batched policy: observations (k, obs_size) and legal masks (k, num_actions) -> k ids
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -44,8 +44,10 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
     plays ``seat`` in each.
 
     ``opponents`` plays every other seat (teammates too): ``"random"`` (uniform legal
-    moves, inside the kernels) or a batched policy ``f(observations, masks) -> actions``
-    called with the rows where another seat is to act. Other keywords: the game's options
+    moves, inside the kernels), ``"heuristic-v1"`` (Sequence: the yardstick heuristic as
+    a kernel, ``cardtable.vector.sequence_heuristic``) or a batched policy
+    ``f(observations, masks) -> actions`` called with the rows where another seat is to
+    act. Other keywords: the game's options
     (Sequence: ``players``, ``teams``, ``max_turns``), ``max_moves`` (default 100,000, as
     the scalar environment; None for no limit), ``illegal_reward`` (default -1), ``copy``
     (default True: fresh arrays every step; False: the environment's own observation and
@@ -66,14 +68,17 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
                                f"GameVectorEnv(game=...) plays any game")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise OptionsError(f"num_envs must be a positive int, not {num_envs!r}")
-        self.engine: VectorEngine[Any, Any] = make(game or self.game_name,
+        self.engine: VectorEngine[Any, Any] = make_engine(game or self.game_name,
                                                    max_moves=max_moves, **options)
         n = self.engine.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise OptionsError(f"seat must be 0..{n - 1}, not {seat!r}")
-        if opponents != "random" and not callable(opponents):
-            raise OptionsError(f"opponents must be 'random' or a batched policy "
-                               f"f(observations, masks) -> actions, not {opponents!r}")
+        kinds = ("random", "heuristic-v1") if self.engine.game.name == "sequence" else (
+            "random",)
+        if opponents not in kinds and not callable(opponents):
+            raise OptionsError(f"opponents must be {' or '.join(map(repr, kinds))} or a "
+                               f"batched policy f(observations, masks) -> actions, not "
+                               f"{opponents!r}")
         self.num_envs = num_envs
         self.seat = seat
         self.opponents = opponents
@@ -146,7 +151,6 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
             _merge(into, engine.play_random(batch, self.seat, active=rows))
             return
         policy = self.opponents
-        assert callable(policy)
         cut = engine.max_moves
         while True:
             todo = rows & (batch.current_player != self.seat) & (batch.over == 0)
@@ -155,13 +159,18 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
             idx = np.flatnonzero(todo)
             if not idx.size:
                 break
-            # checked as the learner's actions are: a float is refused, not truncated
-            chosen = check_actions(policy(engine.observe(batch, rows=idx),
-                                          engine.legal_mask(batch, rows=idx)),
-                                   len(idx), engine.num_actions, "the opponents' actions",
-                                   unplayed=False)
             acts = np.zeros(self.num_envs, np.int64)
-            acts[idx] = chosen
+            if policy == "heuristic-v1":
+                from cardtable.vector.sequence_heuristic import heuristic_actions
+
+                acts[idx] = heuristic_actions(engine, batch)[idx]  # type: ignore[arg-type]
+            else:
+                assert callable(policy)
+                # checked as the learner's actions are: a float is refused, not truncated
+                acts[idx] = check_actions(policy(engine.observe(batch, rows=idx),
+                                                 engine.legal_mask(batch, rows=idx)),
+                                          len(idx), engine.num_actions,
+                                          "the opponents' actions", unplayed=False)
             # a game that ends or reaches max_moves on this move is reported by step
             _merge(into, engine.step(batch, acts, active=todo, autoreset=False))
 

@@ -14,12 +14,13 @@ As pgx's ``auto_reset``: when a game ends, ``rewards`` and ``terminated`` (or
 (``observation``, ``legal_action_mask``, ``current_player`` are the new game's).
 The arrays are reused from step to step: copy what you keep.
 
-The registry in pgx's shape is here too: ``env(game_id, **options)`` is a ``SelfPlay``
+The registry in pgx's shape is here too: ``make(game_id, **options)`` (also named
+``env``) is a ``SelfPlay``
 with pgx's rules at the end of a game (``autoreset=False``: a finished row stays
 finished, with zero rewards and an all-True mask; ``illegal_reward=-1``: an illegal
 action ends only its row), and ``available_envs()`` lists the ids::
 
-    env = cardtable.vector.env("drawbridge", target=50)
+    env = cardtable.vector.make("drawbridge", target=50)
     state = env.init(np.arange(1024))
     while not (state.terminated | state.truncated).all():
         state = env.step(state, policy(state.observation, state.legal_action_mask))
@@ -34,7 +35,8 @@ import numpy as np
 
 from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.vector.base import VectorEngine, check_actions, game_names, make
+from cardtable.vector.base import VectorEngine, check_actions, game_names, make_engine
+from cardtable.vector.observations import ObservationFormat, perfect_information_size
 
 #: the version of every env (as the Gymnasium ids, ``cardtable/Sequence-v0``): it changes
 #: when what an env returns for the same seeds and actions changes
@@ -48,7 +50,8 @@ class SelfPlayState:
     #: (N,) the seat to act in each row (int32; not a seat once a game is over without
     #: autoreset)
     current_player: np.ndarray
-    #: (N, observation_size) float32, what the seat to act knows
+    #: (N, *observation_shape) float32, what the seat to act knows (the engine's flat
+    #: tensor, or normalised, or as board planes: ``SelfPlay``'s ``normalize``, ``planes``)
     observation: np.ndarray
     #: (N, num_actions) bool, the legal actions of the seat to act (all True in a row
     #: that has finished, without autoreset)
@@ -86,26 +89,37 @@ class SelfPlay:
       gets ``-illegal_reward``, so that rows stay zero-sum; with more teams the others
       get 0.
 
+    Two keywords shape the observations (``cardtable.vector.observations``):
+    ``normalize`` (default False) divides every entry by its maximum, so that each lies in
+    [0, 1]; ``planes`` (Sequence only, default False) lays them out as (33, 10, 10) board
+    planes. ``observe_all`` gives every seat's at once, ``perfect_information`` every
+    seat's and the draw pile together, for a centralised critic only.
+
     pgx's attributes: ``id`` (the game's name), ``version``, ``num_players``,
     ``num_actions``, ``observation_shape``.
     """
 
     def __init__(self, game: str = "sequence", max_moves: int | None = DEFAULT_MAX_MOVES,
                  autoreset: bool = True, illegal_reward: float | None = None,
-                 **options: Any) -> None:
+                 normalize: bool = False, planes: bool = False, **options: Any) -> None:
         if not isinstance(autoreset, bool):
             raise OptionsError(f"autoreset must be True or False, not {autoreset!r}")
         if illegal_reward is not None and (isinstance(illegal_reward, bool) or not isinstance(
                 illegal_reward, int | float) or not np.isfinite(illegal_reward)):
             raise OptionsError(f"illegal_reward must be a finite number or None, not "
                                f"{illegal_reward!r}")
-        self.engine: VectorEngine[Any, Any] = make(game, max_moves=max_moves, **options)
+        self.engine: VectorEngine[Any, Any] = make_engine(game, max_moves=max_moves, **options)
         self.id: str = self.engine.game.name
         self.version = VERSION
         self.num_players = self.engine.num_players
         self.num_actions = self.engine.num_actions
-        self.observation_size = self.engine.obs_size
-        self.observation_shape: tuple[int, ...] = (self.engine.obs_size,)
+        #: what ``state.observation`` and ``observe`` make of the engine's flat tensor
+        self.format = ObservationFormat(self.engine, normalize, planes)
+        self.observation_shape: tuple[int, ...] = self.format.shape
+        self.observation_size = int(np.prod(self.observation_shape))
+        #: the length of a row of ``perfect_information``
+        self.perfect_information_size = perfect_information_size(self.num_players,
+                                                                 self.engine.obs_size)
         self.autoreset = autoreset
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         game_ = self.engine.game
@@ -122,7 +136,7 @@ class SelfPlay:
         n = batch.size
         state = SelfPlayState(
             current_player=batch.current_player,
-            observation=np.empty((n, engine.obs_size), np.float32),
+            observation=np.empty((n, *self.observation_shape), np.float32),
             legal_action_mask=np.empty((n, engine.num_actions), np.bool_),
             rewards=np.zeros((n, self.num_players), np.float32),
             terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
@@ -136,9 +150,7 @@ class SelfPlay:
         as ``engine.step``; an illegal one too, with ``IllegalMoveError`` naming the row,
         unless ``illegal_reward`` is set (then it ends that row only). A refused step plays
         no row and leaves ``state`` as it was."""
-        if not isinstance(state, SelfPlayState):
-            raise ValueError(f"state must be the SelfPlayState of init or step, not "
-                             f"{type(state).__name__}")
+        _check_state(state)
         if self.autoreset and self.illegal_reward is None:
             res = self.engine.step(state.batch, actions)
             state.results = res
@@ -150,12 +162,46 @@ class SelfPlay:
         return state
 
     def observe(self, state: SelfPlayState, seats: Any = None) -> np.ndarray:
-        """(N, observation_size) float32: each row seen by ``seats`` (one seat, or one per
+        """(N, *observation_shape) float32: each row seen by ``seats`` (one seat, or one per
         row; default the seat to act, as ``state.observation``), a fresh array."""
-        if not isinstance(state, SelfPlayState):
-            raise ValueError(f"state must be the SelfPlayState of init or step, not "
-                             f"{type(state).__name__}")
-        return self.engine.observe(state.batch, seats=seats)
+        _check_state(state)
+        return self.format.convert(self.engine.observe(state.batch, seats=seats))
+
+    def observe_all(self, state: SelfPlayState) -> np.ndarray:
+        """(N, num_players, *observation_shape) float32: every row seen by every seat at
+        once (index 1 the seat, absolute: ``[:, s]`` is ``observe(state, s)``)."""
+        _check_state(state)
+        return self.format.convert(self._flat_all(state))
+
+    def perfect_information(self, state: SelfPlayState) -> np.ndarray:
+        """(N, perfect_information_size) float32, for a centralised critic only (RLCard's
+        ``get_perfect_information``): a one-hot of the seat to act (all 0 in a finished row
+        without autoreset), every seat's flat observation in seat order (seat 0 first, each
+        from its own view: its hand included), then the copies of each card in the stock or
+        draw pile, which no seat sees. Normalised as ``normalize`` says (the stock by the
+        copies of a card in the deck); flat even with ``planes``. It holds every hidden
+        card: never give it to a policy that acts for a seat."""
+        _check_state(state)
+        engine = self.engine
+        to_act = np.array(state.current_player, np.int64)
+        if not self.autoreset:
+            to_act[state.terminated | state.truncated] = -1
+        return self.format.perfect_information(
+            self._flat_all(state), to_act, engine.stock_counts(state.batch), self.num_players)
+
+    def to_svg(self, state: SelfPlayState, i: int, seat: int | None = None) -> str:
+        """A picture of row i (``engine.to_svg``): ``seat`` None every hand, a seat what it
+        sees."""
+        _check_state(state)
+        return self.engine.to_svg(state.batch, i, seat)
+
+    def _flat_all(self, state: SelfPlayState) -> np.ndarray:
+        engine, batch = self.engine, state.batch
+        n = batch.size
+        out = np.empty((n, self.num_players, engine.obs_size), np.float32)
+        for seat in range(self.num_players):
+            out[:, seat] = engine.observe(batch, seats=seat)
+        return out
 
     def _step_rows(self, state: SelfPlayState, actions: Any) -> None:
         """A step where a row may end alone: by an illegal action (``illegal_reward``), or
@@ -194,7 +240,10 @@ class SelfPlay:
         state.rewards, state.terminated, state.truncated = rewards, terminated, truncated
 
     def _refresh(self, state: SelfPlayState) -> None:
-        self.engine.observe(state.batch, out=state.observation)
+        if self.format.normalize or self.format.planes:
+            state.observation[...] = self.format.convert(self.engine.observe(state.batch))
+        else:
+            self.engine.observe(state.batch, out=state.observation)
         self.engine.legal_mask(state.batch, out=state.legal_action_mask)
         if not self.autoreset:
             # pgx: every action is "legal" in a finished row (it changes nothing), so that
@@ -202,19 +251,30 @@ class SelfPlay:
             state.legal_action_mask[state.terminated | state.truncated] = True
 
 
+def _check_state(state: Any) -> None:
+    if not isinstance(state, SelfPlayState):
+        raise ValueError(f"state must be the SelfPlayState of init or step, not "
+                         f"{type(state).__name__}")
+
+
 def available_envs() -> tuple[str, ...]:
-    """The ids ``env`` takes, as ``pgx.available_envs()``: every game with a batched
+    """The ids ``make`` takes, as ``pgx.available_envs()``: every game with a batched
     engine."""
     return tuple(game_names())
 
 
-def env(game_id: str, **options: Any) -> SelfPlay:
-    """The env of ``game_id`` in pgx's shape, as ``pgx.make``: a ``SelfPlay`` with pgx's
-    rules at the end of a game (``autoreset=False``, ``illegal_reward=-1.0`` unless given);
-    other keywords: the game's options and ``max_moves``."""
+def make(game_id: str, **options: Any) -> SelfPlay:
+    """The env of ``game_id`` in pgx's shape, as ``pgx.make`` (``env`` is the same
+    function): a ``SelfPlay`` with pgx's rules at the end of a game (``autoreset=False``,
+    ``illegal_reward=-1.0`` unless given); other keywords: the game's options,
+    ``max_moves``, ``normalize`` and ``planes``."""
     if game_id not in available_envs():
         raise OptionsError(f"unknown env id {game_id!r}; cardtable.vector.available_envs() "
                            f"has {', '.join(available_envs())}")
     options.setdefault("autoreset", False)
     options.setdefault("illegal_reward", -1.0)
     return SelfPlay(game_id, **options)
+
+
+#: ``make``'s first name (issue 36's registry); the same function
+env = make

@@ -570,6 +570,7 @@ class VectorSequence(VectorEngine[SequenceBatch, SequenceResults]):
     state_type = SequenceState
 
     def _configure(self, game: SequenceGame) -> None:
+        self.card_copies = 2
         self.teams = game.teams
         self.hand_size = game.hand_size
         self.needed = game.needed
@@ -633,6 +634,10 @@ class VectorSequence(VectorEngine[SequenceBatch, SequenceResults]):
         meta[M_MOVES] = len(data["history"])
         meta[M_OVER] = data["over"]
         meta[M_WINNER] = -1 if data["winning_team"] is None else data["winning_team"]
+
+    def _stock(self, batch: SequenceBatch) -> tuple[np.ndarray, np.ndarray]:
+        deck = batch.deck
+        return deck, np.arange(deck.shape[1]) < batch.meta[:, M_DECK_LEN, None]
 
     def _hidden_cards(self, batch: SequenceBatch, i: int) -> tuple[list[list[str]], list[str]]:
         hands = [[card_name(c) for c in h if c >= 0] for h in batch.hands[i].tolist()]

@@ -504,6 +504,7 @@ class VectorThreeThirteen(VectorEngine[ThreeThirteenBatch, ThreeThirteenResults]
 
     def _configure(self, game: ThreeThirteenGame) -> None:
         self.decks = game.decks
+        self.card_copies = game.decks
         opts = game.options
         self.vals = VALUES[opts["aces"], opts["face_values"]]
         self.ace_high = opts["aces"] == "both"
@@ -574,6 +575,10 @@ class VectorThreeThirteen(VectorEngine[ThreeThirteenBatch, ThreeThirteenResults]
             rngs[i, R_EPISODE] = np.uint64(1)  # the loaded match counts as the row's first
         # the round's reshuffle: a stream of its own, apart from the deals' streams
         rngs[i, R_DEAL] = _round_seed(rngs[i, R_SEED], rngs[i, R_EPISODE], 15)
+
+    def _stock(self, batch: ThreeThirteenBatch) -> tuple[np.ndarray, np.ndarray]:
+        stock = batch.stock
+        return stock, np.arange(stock.shape[1]) < batch.meta[:, M_STOCK_LEN, None]
 
     def _hidden_cards(self, batch: ThreeThirteenBatch, i: int
                       ) -> tuple[list[list[str]], list[str]]:

@@ -48,3 +48,31 @@ def test_the_sequence_board_and_hand_fit_a_desktop_window(browser: Any, server: 
             p.shot(shots, f"sequence-fit-{width}x{height}")
         sequence_move(p)
     p.close()
+
+
+#: each pile's label: its text's width and the room its button gives it
+PILE_LABELS = """() => [...document.querySelectorAll('#game .pile-button')].map((b) => {
+  const label = b.querySelector('small');
+  const room = b.getBoundingClientRect(), text = label.getBoundingClientRect();
+  const range = document.createRange(); range.selectNodeContents(label);
+  const ink = range.getBoundingClientRect();
+  return { id: b.id, text: label.textContent, inside: ink.left >= room.left - 0.5 &&
+           ink.right <= room.right + 0.5 && text.right <= room.right + 0.5,
+           scroll: label.scrollWidth, client: label.clientWidth };
+})"""
+
+
+@pytest.mark.parametrize("locale", ["km-KH", "en-US"])
+def test_the_pile_labels_fit_their_buttons_on_a_phone(browser: Any, server: str, shots: Path,
+                                                      locale: str) -> None:
+    p = Player(browser, server, viewport=PHONE, locale=locale)
+    p.create("threethirteen", ["person", "bot:random"])
+    p.page.wait_for_selector("#discard-pile small")
+    p.page.evaluate("document.fonts.ready.then(() => true)")
+    labels = p.page.evaluate(PILE_LABELS)
+    assert [label["id"] for label in labels] == ["stock", "discard-pile"]
+    for label in labels:
+        assert label["inside"] and label["scroll"] <= label["client"], label
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    p.page.locator("#game .piles").screenshot(path=str(shots / f"piles-{locale}-phone.png"))
+    p.close()

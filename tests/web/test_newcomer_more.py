@@ -8,12 +8,20 @@ now" on a phone, and the page's weight.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.test_browser import PHONE, Player, sequence_move
+from tests.web.conftest import ROOT, free_port
+from tests.web.test_browser import PHONE, Player, sequence_move, wait_until
+from tests.web.test_clock_browser import clock_text, create_with_clock, seconds
 
 pytestmark = pytest.mark.slow
 
@@ -76,3 +84,64 @@ def test_the_pile_labels_fit_their_buttons_on_a_phone(browser: Any, server: str,
     assert p.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     p.page.locator("#game .piles").screenshot(path=str(shots / f"piles-{locale}-phone.png"))
     p.close()
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep
+           + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardtable", "serve", "--port", str(port), "--db",
+         f"sqlite:///{db}", "--bot-pace", "instant", "--bot-workers", "1",
+         "--no-access-log"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the server stopped"
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError("no server")
+
+
+def test_after_a_restart_the_page_is_back_within_2_s_and_its_clocks_stood_still(
+        browser: Any, tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "tables.db"
+    proc = start_server(port, db)
+    p = Player(browser, f"http://127.0.0.1:{port}")
+    # when the page opens each WebSocket (the page's own clock, in ms)
+    p.page.add_init_script("""window.wsTries = []; window.WebSocket = class extends WebSocket {
+      constructor(...args) { super(...args); window.wsTries.push(performance.now()); } };""")
+    try:
+        create_with_clock(p, {"kind": "player", "minutes": 2, "increment": 0})
+        p.page.wait_for_selector(".seat-clock.running[data-seat='0']")
+        p.page.wait_for_selector(".conn.open")
+        proc.send_signal(signal.SIGKILL)   # kill -9, as the reviewer did
+        proc.wait()
+        p.page.wait_for_selector(".conn.closed")
+        offline = p.page.evaluate("performance.now()")
+        stopped = seconds(clock_text(p, 0))
+        p.page.wait_for_timeout(8000)
+        # the clock stood still while the page could not reach the server
+        assert seconds(clock_text(p, 0)) == stopped
+        p.page.wait_for_selector(".turn.offline")
+        tried = [t for t in p.page.evaluate("window.wsTries") if t > offline]
+        gaps = [b - a for a, b in zip([offline, *tried], tried, strict=False)]
+        assert len(tried) >= 5 and max(gaps) < 2000, gaps   # back-off that starts small
+        proc = start_server(port, db)
+        back = time.monotonic()
+        p.page.wait_for_selector(".conn.open", timeout=10000)
+        assert time.monotonic() - back < 2.5
+        # the clock runs again, from what the server says (it gives the downtime back)
+        wait_until(lambda: p.page.locator(".seat-clock.running[data-seat='0']").count() > 0,
+                   10, "the running clock")
+        assert abs(seconds(clock_text(p, 0)) - stopped) <= 3
+        p.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -16,6 +16,8 @@ import * as threethirteen from "./threethirteen.js";
 
 export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
+const RETRY_FIRST = 250;   // ms before the first reconnection
+const RETRY_MAX = 1500;    // ms between two reconnections at most
 
 export function seatKey(tableId) {
   return `cardtable:seat:${tableId}`;
@@ -221,7 +223,10 @@ export class TablePage {
       clearInterval(this.pinger);
       this.setConnection("closed");
       if (!this.closed) {
-        const wait = Math.min(5000, 400 * 2 ** this.retry++);
+        // back-off that starts small and stays short: 250 ms, then 1.6 times longer, at
+        // most 1.5 s (a little less at random, so that a crowd does not come back at once):
+        // a restarted server sees its pages again within 2 s of answering
+        const wait = Math.min(RETRY_MAX, RETRY_FIRST * 1.6 ** this.retry++) * (0.8 + 0.2 * Math.random());
         this.reconnectTimer = setTimeout(() => this.connect(), wait);
       }
     };
@@ -251,6 +256,9 @@ export class TablePage {
 
   setConnection(state) {
     this.connection = state;
+    // offline, the clocks stand still where they were: the server's next welcome says
+    // where they are (it gives back the time it was down)
+    if (state !== "open" && this.clock) this.clock = clocks.frozen(this.clock);
     if (this.connBadge) {
       this.connBadge.className = `conn ${state}`;
       this.connBadge.textContent = state === "open" ? _("connected")

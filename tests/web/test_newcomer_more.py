@@ -145,3 +145,67 @@ def test_after_a_restart_the_page_is_back_within_2_s_and_its_clocks_stood_still(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def make_table(p: Player, game: str, seats: list[dict[str, Any]]) -> str:
+    made = p.page.request.post(f"{p.server}/api/tables", data={"game": game, "seats": seats})
+    assert made.status == 201, made.text()
+    return str(made.json()["id"])
+
+
+def test_the_khmer_page_shows_no_raw_or_english_words(browser: Any, server: str,
+                                                      shots: Path) -> None:
+    host = Player(browser, server)   # an English reader, who gives no name
+    searching = make_table(host, "sequence", [{"kind": "person"},
+                                              {"kind": "bot", "bot": "ismcts"}])
+    host.page.goto(f"{server}/t/{searching}?seat=0")
+    host.page.fill("#join-name", "")
+    host.page.click("#join-button")
+    host.page.wait_for_selector("#seats .seat.me")
+    seats = host.page.request.get(f"{server}/api/tables/{searching}").json()["seats"]
+    assert seats[0]["name"] == "Player 1"   # the English page's default name
+    expert = make_table(host, "drawbridge", [{"kind": "person"},
+                                             {"kind": "bot", "bot": "perfect"}])
+    km = Player(browser, server, locale="km-KH")
+    catalog = km.page.request.get(server + "/static/i18n/km.json").json()
+    km.page.goto(server + "/")
+    km.page.wait_for_selector("#table-list .table-row")
+    tables = km.page.inner_text("#table-list")
+    for raw in ("ismcts", "perfect", "Player 1", "Bot", "a player"):
+        assert raw not in tables, raw
+    assert catalog["a player"] in tables   # the lobby's word for a seat taken with a key
+    # the lobby calls each bot what the table page calls it
+    for table in (searching, expert):
+        km.page.goto(f"{server}/t/{table}")
+        km.page.wait_for_selector("#seats .seat[data-seat='1'] .seat-name")
+        name = km.page.inner_text("#seats .seat[data-seat='1'] .seat-name")
+        assert name.startswith("បូត៖") and not any(c.isascii() and c.isalpha() for c in name)
+        assert name in tables
+    km.page.goto(f"{server}/t/{searching}")
+    km.page.wait_for_selector("#seats .seat[data-seat='0']")
+    assert km.page.inner_text("#seats .seat[data-seat='0'] .seat-name") \
+        == catalog["Player {n}"].replace("{n}", "1")
+    # the typed move's example is in Khmer, and a move typed in Khmer is played
+    km.create("threethirteen", ["person", "bot:random"], name="ដារ៉ា")
+    placeholder = km.page.get_attribute("#move-input", "placeholder") or ""
+    assert "discard" not in placeholder and "បោះចោល 5C" in placeholder, placeholder
+    km.page.wait_for_selector("#turn.mine")
+    before = km.moves_seen()
+    km.page.fill("#move-input", "ដក")
+    km.page.press("#move-input", "Enter")
+    km.wait_moves(before)
+    km.page.wait_for_selector("#turn.mine")
+    before = km.moves_seen()
+    km.page.fill("#move-input", f"បោះចោល {km.hand()[0]}")
+    km.page.press("#move-input", "Enter")
+    km.wait_moves(before)
+    km.shot(shots, "threethirteen-typed-khmer")
+    # the player page of a browser without a key: in Khmer, no API words
+    fresh = Player(browser, server, locale="km-KH")
+    fresh.page.goto(server + "/p/me")
+    fresh.page.wait_for_load_state("networkidle")
+    text = fresh.page.inner_text("main")
+    assert "x-player-key" not in text.lower() and "send the player key" not in text, text
+    host.close()
+    km.close()
+    fresh.close()

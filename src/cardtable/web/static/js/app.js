@@ -3,7 +3,7 @@
 import { _, LANGUAGES, lang, preferredLanguage, setLanguage } from "./i18n.js";
 import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
-import { botLabel, choiceLabel, gameTitle, optionLabel, setLevels } from "./names.js";
+import { botLabel, choiceLabel, gameTitle, optionLabel, personName, setLevels } from "./names.js";
 import { renderRules } from "./rules.js";
 import { clockFields } from "./clock.js";
 import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
@@ -414,7 +414,7 @@ async function refreshTables(list) {
   list.replaceChildren(...tables.map((t) => {
     const free = (t.seats || []).findIndex((s) => s.kind === "person" && !s.taken);
     const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name, t.game)
-      : s.taken ? (s.rating ? `${s.name} (${s.rating})` : s.name) : _("free seat")));
+      : s.taken ? (s.rating ? `${personName(s.name, s.seat)} (${s.rating})` : personName(s.name, s.seat)) : _("free seat")));
     return h("div", { class: "table-row" },
       h("div", {}, h("strong", {}, gameTitle(t.game)), " · ", statusLabel(t.status),
         h("div", { class: "muted" }, names.join(", "))),

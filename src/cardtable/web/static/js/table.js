@@ -52,6 +52,29 @@ export async function takeSeat(tableId, seat, name) {
   return got;
 }
 
+// The words of a typed move ("discard 5C") in the page's language: a Khmer reader reads
+// and types "បោះចោល 5C"; the server gets the notation. English words work in any language.
+const VERBS = ["draw", "take", "discard", "pass", "double", "redouble", "dead"];
+function moveWords() {
+  // one message for the seven words, in this order ("draw" alone is a drawn game)
+  const local = _("draw take discard pass double redouble dead").trim().split(/\s+/);
+  return local.length === VERBS.length ? local : VERBS;
+}
+
+/** A move's notation with its first word in the page's language. */
+export function localMove(move) {
+  const [verb, ...rest] = move.split(" ");
+  const i = VERBS.indexOf(verb);
+  return i < 0 ? move : [moveWords()[i], ...rest].join(" ");
+}
+
+/** What a player typed, as notation: a word of the page's language becomes the verb. */
+export function notationOf(text) {
+  const [verb, ...rest] = text.trim().split(/\s+/);
+  const i = moveWords().indexOf(verb);
+  return i < 0 ? text.trim() : [VERBS[i], ...rest].join(" ");
+}
+
 export function inviteLink(tableId, seat) {
   return `${location.origin}/t/${encodeURIComponent(tableId)}?seat=${seat}`;
 }
@@ -474,13 +497,13 @@ export class TablePage {
     this.lastMove = h("div", { class: "last-move", id: "last-move" });
     this.hintBox = h("span", { class: "hint-text", id: "hint-text" });
     this.hintButton = h("button", { id: "hint", onclick: () => this.askHint(), title: _("Ask for a hint (H)") }, _("Hint"));
-    this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: _("Type a move, e.g. {example}", { example: this.game.example }) });
+    this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: _("Type a move, e.g. {example}", { example: localMove(this.game.example) }) });
     this.legalList = h("datalist", { id: "legal-moves" });
     const moveForm = h("form", {
       class: "move-form",
       onsubmit: (event) => {
         event.preventDefault();
-        const move = this.moveInput.value.trim();
+        const move = notationOf(this.moveInput.value);
         if (move) this.play(move);
         this.moveInput.value = "";
       },
@@ -571,7 +594,7 @@ export class TablePage {
     this.playButton.disabled = !this.myTurn;
     this.controls.hidden = this.seat === null;   // a spectator has no moves to make
     this.leaveButton.hidden = this.seat === null || v.is_terminal;
-    this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: m })));
+    this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: localMove(m) })));
     // the log, newest first
     this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},
       h("span", { class: "muted" }, `#${e.version} `), this.seatName(e.seat), ": ", this.describe(e))),

@@ -209,3 +209,60 @@ def test_the_khmer_page_shows_no_raw_or_english_words(browser: Any, server: str,
     host.close()
     km.close()
     fresh.close()
+
+
+#: each header item's count of line boxes, the header's height and the page's width
+HEADER = """() => {
+  const items = [...document.querySelectorAll('header.top .brand, header.top nav a, header.top nav summary, header.top select')];
+  return { lines: items.map((el) => [el.textContent.trim(), el.getClientRects().length,
+                                     Math.round(el.getBoundingClientRect().height)]),
+           tops: items.map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)),
+           height: document.querySelector('header.top').getBoundingClientRect().height,
+           width: document.documentElement.scrollWidth };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "km-KH"])
+def test_the_header_is_one_line_on_a_phone(browser: Any, server: str, shots: Path,
+                                           locale: str) -> None:
+    p = Player(browser, server, viewport=PHONE, locale=locale)
+    p.page.goto(server + "/")
+    p.page.wait_for_selector("#my-page")   # the longest header: with "My games"
+    p.page.evaluate("document.fonts.ready.then(() => true)")
+    got = p.page.evaluate(HEADER)
+    assert got["width"] <= PHONE["width"], got
+    single = 32 if locale == "en-US" else 40   # one line of the item's text, at most
+    for text, _boxes, height in got["lines"]:
+        assert height <= single, (text, got)
+    assert max(got["tops"]) - min(got["tops"]) <= 4, got   # all on one line
+    p.page.locator("header.top").screenshot(path=str(shots / f"header-{locale}-phone.png"))
+    p.close()
+
+
+def test_play_now_buttons_line_up_and_take_the_name_beside_them(browser: Any,
+                                                                  server: str,
+                                                                  shots: Path) -> None:
+    p = Player(browser, server, viewport={"width": 1280, "height": 800})
+    p.page.goto(server + "/")
+    p.page.wait_for_selector(".play-now")
+    tops = p.page.eval_on_selector_all(
+        ".play-now", "els => els.map((e) => Math.round(e.getBoundingClientRect().top))")
+    assert len(tops) == 3 and max(tops) - min(tops) <= 1, tops
+    p.shot(shots, "lobby-play-now-1280")
+    # a name given beside "Play now" is the seat's name
+    p.page.fill("#play-name", "Sokha")
+    assert p.page.input_value("#player-name") == "Sokha"   # one name, two boxes
+    p.page.click("#play-now-sequence")
+    p.page.wait_for_url("**/t/**")
+    table = p.page.url.rstrip("/").split("/t/")[1].split("?")[0]
+    seats = p.page.request.get(f"{server}/api/tables/{table}").json()["seats"]
+    assert seats[0]["name"] == "Sokha"
+    # a name cut to the server's 32 characters says so
+    p.page.goto(server + "/")
+    for box in ("#play-name", "#player-name"):
+        p.page.fill(box, "")
+        p.page.locator(box).press_sequentially("Abcdefghij" * 4, delay=0)
+        assert p.page.input_value(box) == ("Abcdefghij" * 4)[:32]
+        note = p.page.locator(f"{box}-cut")
+        assert note.is_visible() and "32" in note.inner_text()
+    p.close()

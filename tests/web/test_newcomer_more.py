@@ -213,10 +213,12 @@ def test_the_khmer_page_shows_no_raw_or_english_words(browser: Any, server: str,
 
 #: each header item's count of line boxes, the header's height and the page's width
 HEADER = """() => {
-  const items = [...document.querySelectorAll('header.top .brand, header.top nav a, header.top nav summary, header.top select')];
+  const items = [...document.querySelectorAll(
+    'header.top .brand, header.top nav a, header.top nav summary, header.top select')];
+  const middle = (el) => el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2;
   return { lines: items.map((el) => [el.textContent.trim(), el.getClientRects().length,
                                      Math.round(el.getBoundingClientRect().height)]),
-           tops: items.map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)),
+           tops: items.map((el) => Math.round(middle(el))),
            height: document.querySelector('header.top').getBoundingClientRect().height,
            width: document.documentElement.scrollWidth };
 }"""
@@ -266,3 +268,46 @@ def test_play_now_buttons_line_up_and_take_the_name_beside_them(browser: Any,
         note = p.page.locator(f"{box}-cut")
         assert note.is_visible() and "32" in note.inner_text()
     p.close()
+
+
+#: each @font-face of the page: its family, weight and whether the browser loaded it
+FACES = """() => document.fonts.ready.then(() => [...document.fonts].map(
+  (f) => [f.family.replace(/"/g, ''), f.weight, f.status]))"""
+
+
+def test_the_page_is_light(browser: Any, server: str) -> None:
+    # scripts, the stylesheet and the catalog go gzip-compressed; fonts are WOFF2
+    for path in ("/static/js/table.js", "/static/app.css", "/static/i18n/km.json",
+                 "/static/js/app.js"):
+        answer = urllib.request.urlopen(urllib.request.Request(
+            server + path, headers={"Accept-Encoding": "gzip"}), timeout=10)
+        assert answer.headers["Content-Encoding"] == "gzip", path
+        size = len(answer.read())
+        assert size < int(answer.headers.get("Content-Length", size + 1)) + 1
+    css = urllib.request.urlopen(server + "/static/app.css", timeout=10).read().decode()
+    assert ".ttf" not in css and css.count(".woff2") == 3
+    loads: dict[str, list[tuple[str, int]]] = {}
+    for locale in ("en-US", "km-KH"):
+        p = Player(browser, server, locale=locale)
+        got: list[tuple[str, int]] = []
+        p.page.on("requestfinished",
+                  lambda r, got=got: got.append((r.url, r.sizes()["responseBodySize"])))
+        p.page.goto(server + "/")
+        p.page.wait_for_selector("#games")
+        faces = p.page.evaluate(FACES)
+        p.page.wait_for_timeout(300)
+        loads[locale] = got
+        fonts = {url.rsplit("/", 1)[1]: size for url, size in got if "/fonts/" in url}
+        if locale == "en-US":
+            # the menu's "ខ្មែរ" comes from its own 1.7 kB face: no whole Khmer face
+            assert fonts.keys() == {"KhmerMenu.woff2"} and fonts["KhmerMenu.woff2"] < 4000
+            assert ["Cardtable Khmer Menu", "normal", "loaded"] in faces, faces
+            assert all(status == "unloaded" for family, _w, status in faces
+                       if family == "Cardtable Khmer"), faces
+        else:
+            assert {"NotoSansKhmer-Regular.woff2", "NotoSansKhmer-Bold.woff2"} <= fonts.keys()
+            assert all(size < 40_000 for size in fonts.values()), fonts
+        p.close()
+    english = sum(size for _url, size in loads["en-US"])
+    khmer = sum(size for _url, size in loads["km-KH"])
+    assert english < 120_000 and khmer < 170_000, (english, khmer)   # 318 kB and 476 kB before

@@ -1,0 +1,77 @@
+"""Makes the page's Khmer fonts, ``src/cardtable/web/static/fonts/*.woff2``, from Noto Sans
+Khmer's TTF files (SIL Open Font License, ``fonts/OFL.txt``): each face cut to the
+characters the page draws with it and compressed as WOFF2 (fontTools with brotli:
+``pip install fonttools brotli``; needed only to run this, not by the page or the server).
+
+- ``NotoSansKhmer-Regular.woff2``, ``NotoSansKhmer-Bold.woff2``: the Khmer blocks (U+1780-
+  17FF, U+19E0-19FF), the zero-width joiners (U+200B-200D) and the dotted circle (U+25CC),
+  every OpenType layout feature kept (Khmer is shaped: subscripts, vowels drawn before
+  their consonant), the names kept (the browser reports ``NotoSansKhmer-Bold``).
+- ``KhmerMenu.woff2``: only the glyphs of the language menu's word "ខ្មែរ" (its own
+  ``@font-face``, used by the menu alone), so that an English page downloads about 1 kB for
+  it, not the whole face.
+
+    python bench/khmer_fonts.py SOURCE_DIR   # the folder holding the two TTF files
+
+Without SOURCE_DIR it reads the TTFs from git (the commit before they were replaced).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FONTS = ROOT / "src" / "cardtable" / "web" / "static" / "fonts"
+#: what the page draws with the Khmer faces (app.css's unicode-range)
+KHMER = [*range(0x1780, 0x1800), *range(0x19E0, 0x1A00), 0x200B, 0x200C, 0x200D, 0x25CC]
+MENU_WORD = "ខ្មែរ"
+#: the commit whose tree still holds the TTF files
+TTF_COMMIT = "6509693"
+
+
+def subset(ttf: bytes, unicodes: list[int], out: Path) -> int:
+    from fontTools import subset as ft_subset
+    from fontTools.ttLib import TTFont
+
+    options = ft_subset.Options()
+    options.layout_features = ["*"]      # every shaping feature of the kept glyphs
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.hinting = False              # screens of today do not need the hints
+    options.desubroutinize = True
+    options.flavor = "woff2"
+    font = TTFont(io.BytesIO(ttf))
+    subsetter = ft_subset.Subsetter(options)
+    subsetter.populate(unicodes=unicodes)
+    subsetter.subset(font)
+    ft_subset.save_font(font, str(out), options)
+    return out.stat().st_size
+
+
+def read_ttf(source: Path | None, name: str) -> bytes:
+    if source is not None:
+        return (source / name).read_bytes()
+    path = f"src/cardtable/web/static/fonts/{name}"
+    return subprocess.run(["git", "show", f"{TTF_COMMIT}:{path}"], cwd=ROOT,
+                          capture_output=True, check=True).stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", nargs="?", type=Path, default=None)
+    args = parser.parse_args()
+    for face in ("Regular", "Bold"):
+        ttf = read_ttf(args.source, f"NotoSansKhmer-{face}.ttf")
+        size = subset(ttf, KHMER, FONTS / f"NotoSansKhmer-{face}.woff2")
+        print(f"NotoSansKhmer-{face}.woff2: {size} bytes (TTF {len(ttf)})")
+    ttf = read_ttf(args.source, "NotoSansKhmer-Regular.ttf")
+    size = subset(ttf, [ord(c) for c in MENU_WORD], FONTS / "KhmerMenu.woff2")
+    print(f"KhmerMenu.woff2: {size} bytes")
+
+
+if __name__ == "__main__":
+    main()

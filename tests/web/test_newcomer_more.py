@@ -285,7 +285,7 @@ def test_the_page_is_light(browser: Any, server: str) -> None:
         size = len(answer.read())
         assert size < int(answer.headers.get("Content-Length", size + 1)) + 1
     css = urllib.request.urlopen(server + "/static/app.css", timeout=10).read().decode()
-    assert ".ttf" not in css and css.count(".woff2") == 3
+    assert ".ttf" not in css and css.count(".woff2") == 4
     loads: dict[str, list[tuple[str, int]]] = {}
     for locale in ("en-US", "km-KH"):
         p = Player(browser, server, locale=locale)
@@ -311,3 +311,32 @@ def test_the_page_is_light(browser: Any, server: str) -> None:
     english = sum(size for _url, size in loads["en-US"])
     khmer = sum(size for _url, size in loads["km-KH"])
     assert english < 120_000 and khmer < 170_000, (english, khmer)   # 318 kB and 476 kB before
+
+
+def test_the_emotes_are_drawn_with_the_shipped_face(browser: Any, server: str,
+                                                    shots: Path) -> None:
+    """Debian's chromium here has no emoji font (DejaVu and Liberation): 👍 was a box."""
+    p = Player(browser, server)
+    p.create("sequence", ["person", "bot:random"])
+    p.page.wait_for_selector(".chat-emotes .emote")
+    p.page.click(".chat-emotes .emote[data-preset='thumbs-up']")
+    p.page.wait_for_selector(".chat-line.preset")
+    p.page.evaluate("document.fonts.ready.then(() => true)")
+    cdp = p.context.new_cdp_session(p.page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    drawn = {}
+    nodes = cdp.send("DOM.querySelectorAll", {"nodeId": root,
+                                              "selector": ".emote, .chat-line.preset .chat-text"})
+    for node in nodes["nodeIds"]:
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        text = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
+        drawn[text] = {f["postScriptName"]: f["glyphCount"] for f in fonts}
+    cdp.detach()
+    assert len(drawn) == 7, drawn   # six buttons and the line sent
+    for text, fonts in drawn.items():
+        assert set(fonts) == {"NotoEmoji-Regular"}, (text, fonts)
+    p.page.locator("#chat-lines").screenshot(path=str(shots / "emotes-chat.png"))
+    p.page.locator(".chat-emotes").screenshot(path=str(shots / "emotes.png"))
+    p.close()

@@ -1,6 +1,6 @@
-"""Makes the page's Khmer fonts, ``src/cardtable/web/static/fonts/*.woff2``, from Noto Sans
-Khmer's TTF files (SIL Open Font License, ``fonts/OFL.txt``): each face cut to the
-characters the page draws with it and compressed as WOFF2 (fontTools with brotli:
+"""Makes the page's fonts, ``src/cardtable/web/static/fonts/*.woff2``, from Noto Sans
+Khmer's TTF files and Noto Emoji (SIL Open Font License, ``fonts/OFL.txt``): each face cut
+to the characters the page draws with it and compressed as WOFF2 (fontTools with brotli:
 ``pip install fonttools brotli``; needed only to run this, not by the page or the server).
 
 - ``NotoSansKhmer-Regular.woff2``, ``NotoSansKhmer-Bold.woff2``: the Khmer blocks (U+1780-
@@ -10,10 +10,16 @@ characters the page draws with it and compressed as WOFF2 (fontTools with brotli
 - ``KhmerMenu.woff2``: only the glyphs of the language menu's word "ខ្មែរ" (its own
   ``@font-face``, used by the menu alone), so that an English page downloads about 1 kB for
   it, not the whole face.
+- ``Emotes.woff2``: the chat's six emotes (😀 😄 😮 😢 👍 ❤️) from Noto Emoji (monochrome),
+  so that they are drawn where the system has no emoji font (👍 was an empty box on a
+  Debian with DejaVu and Liberation alone). Its source is npm's ``@fontsource/noto-emoji``
+  (5.3.2: ``npm pack @fontsource/noto-emoji@5.3.2``, unpacked), the subset file holding
+  the six, ``files/noto-emoji-9-400-normal.woff2``.
 
-    python bench/khmer_fonts.py SOURCE_DIR   # the folder holding the two TTF files
+    python bench/page_fonts.py [--ttf DIR] [--emoji PACKAGE_DIR]
 
-Without SOURCE_DIR it reads the TTFs from git (the commit before they were replaced).
+Without ``--ttf`` it reads the Khmer TTFs from git (the commit before they were
+replaced); without ``--emoji`` it leaves ``Emotes.woff2`` as it is.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ FONTS = ROOT / "src" / "cardtable" / "web" / "static" / "fonts"
 #: what the page draws with the Khmer faces (app.css's unicode-range)
 KHMER = [*range(0x1780, 0x1800), *range(0x19E0, 0x1A00), 0x200B, 0x200C, 0x200D, 0x25CC]
 MENU_WORD = "ខ្មែរ"
+#: the chat's emotes (js/chat.js), and the variation selector of ❤️
+EMOTES = [0x1F600, 0x1F604, 0x1F62E, 0x1F622, 0x1F44D, 0x2764, 0xFE0F]
 #: the commit whose tree still holds the TTF files
 TTF_COMMIT = "6509693"
 
@@ -62,15 +70,20 @@ def read_ttf(source: Path | None, name: str) -> bytes:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", nargs="?", type=Path, default=None)
+    parser.add_argument("--ttf", type=Path, default=None)
+    parser.add_argument("--emoji", type=Path, default=None)
     args = parser.parse_args()
     for face in ("Regular", "Bold"):
-        ttf = read_ttf(args.source, f"NotoSansKhmer-{face}.ttf")
+        ttf = read_ttf(args.ttf, f"NotoSansKhmer-{face}.ttf")
         size = subset(ttf, KHMER, FONTS / f"NotoSansKhmer-{face}.woff2")
         print(f"NotoSansKhmer-{face}.woff2: {size} bytes (TTF {len(ttf)})")
-    ttf = read_ttf(args.source, "NotoSansKhmer-Regular.ttf")
+    ttf = read_ttf(args.ttf, "NotoSansKhmer-Regular.ttf")
     size = subset(ttf, [ord(c) for c in MENU_WORD], FONTS / "KhmerMenu.woff2")
     print(f"KhmerMenu.woff2: {size} bytes")
+    if args.emoji is not None:
+        source = (args.emoji / "files" / "noto-emoji-9-400-normal.woff2").read_bytes()
+        size = subset(source, EMOTES, FONTS / "Emotes.woff2")
+        print(f"Emotes.woff2: {size} bytes")
 
 
 if __name__ == "__main__":

@@ -340,3 +340,33 @@ def test_the_emotes_are_drawn_with_the_shipped_face(browser: Any, server: str,
     p.page.locator("#chat-lines").screenshot(path=str(shots / "emotes-chat.png"))
     p.page.locator(".chat-emotes").screenshot(path=str(shots / "emotes.png"))
     p.close()
+
+
+#: every frame: the time, the moves in the log and the ghosts (moving copies) on the page
+TRACE = """() => { window.trace = [];
+  const frame = () => { window.trace.push([performance.now(),
+      document.querySelectorAll('#log li').length, document.querySelectorAll('.ghost').length]);
+    if (window.trace.length < 600) requestAnimationFrame(frame); };
+  requestAnimationFrame(frame); }"""
+
+
+def test_a_bots_instant_reply_is_drawn_after_ones_own_move_has_played(browser: Any,
+                                                                       server: str) -> None:
+    p = Player(browser, server)
+    p.create("sequence", ["person", "bot:random"])   # a bot that answers at once
+    for _turn in range(3):
+        p.page.wait_for_selector("#turn.mine")
+        p.page.wait_for_function("() => window.cardtable.table.motion.idle")
+        before = p.moves_seen()
+        p.page.evaluate(TRACE)
+        sequence_move(p)
+        p.page.wait_for_function("n => document.querySelectorAll('#log li').length >= n + 2",
+                                 arg=before)
+        p.page.wait_for_function("() => window.cardtable.table.motion.idle")
+        trace = p.page.evaluate("window.trace")
+        mine = next(t for t, moves, _g in trace if moves == before + 1)
+        theirs, _moves, ghosts = next(row for row in trace if row[1] >= before + 2)
+        # the bot's move came while one's own card was flying: it is drawn after the flight
+        assert theirs - mine >= 250, (theirs - mine, trace[:40])
+        assert ghosts <= 1, trace   # (its own first ghost may be up in the same frame)
+    p.close()

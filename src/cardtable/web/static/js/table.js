@@ -18,6 +18,8 @@ export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
 const RETRY_FIRST = 250;   // ms before the first reconnection
 const RETRY_MAX = 1500;    // ms between two reconnections at most
+const HELD_MOST = 4;       // move events held behind an animation at most (more: drawn at once)
+const HELD_MS = 1500;      // ms a move event waits for the animation before it at most
 
 export function seatKey(tableId) {
   return `cardtable:seat:${tableId}`;
@@ -121,6 +123,10 @@ export class TablePage {
     this.retry = 0;
     this.keys = (event) => this.onKey(event);
     this.motion = new Motion();
+    // move events (and the end) that came while a move was still being shown: drawn one
+    // after another, each once the one before has played (docs/web.md: Moves you can see)
+    this.held = [];
+    this.motion.onIdle = () => this.releaseHeld();
     this.fresh = [];
   }
 
@@ -290,9 +296,31 @@ export class TablePage {
     if (this.view && this.turnBanner) this.render();   // the banner and the dots say so
   }
 
-  onMessage(msg) {
+  /** Whether ``msg`` waits for the move being shown: a move event or the end, while a
+   *  move's animation plays or others wait before it. */
+  holds(msg) {
+    if (msg.type !== "event" && msg.type !== "over") return false;
+    if (!this.held.length && this.motion.idle) return false;
+    this.held.push(msg);
+    clearTimeout(this.heldTimer);
+    // never more than a moment behind, nor more than a few moves (a catch-up is drawn at once)
+    if (this.held.length > HELD_MOST) this.releaseHeld(true);
+    else this.heldTimer = setTimeout(() => this.releaseHeld(true), HELD_MS);
+    return true;
+  }
+
+  /** The held messages, one at a time while the moves' animations play in turn (``all``: at once). */
+  releaseHeld(all = false) {
+    clearTimeout(this.heldTimer);
+    while (this.held.length && (all || this.motion.idle)) this.onMessage(this.held.shift(), true);
+    if (this.held.length) this.heldTimer = setTimeout(() => this.releaseHeld(true), HELD_MS);
+  }
+
+  onMessage(msg, released = false) {
+    if (!released && this.holds(msg)) return;
     switch (msg.type) {
       case "welcome":
+        this.held = [];   // the welcome's view is the table now
         if (msg.table) this.table = msg.table;
         this.clock = clocks.heard(msg.table && msg.table.clock);
         if (this.token && (msg.seat === null || msg.seat === undefined)) {

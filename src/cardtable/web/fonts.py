@@ -16,7 +16,7 @@ to the characters the page draws with it and compressed as WOFF2 (fontTools with
   (5.3.2: ``npm pack @fontsource/noto-emoji@5.3.2``, unpacked), the subset file holding
   the six, ``files/noto-emoji-9-400-normal.woff2``.
 
-    python bench/page_fonts.py [--ttf DIR] [--emoji PACKAGE_DIR]
+    python -m cardtable.web.fonts [--ttf DIR] [--emoji PACKAGE_DIR]
 
 Without ``--ttf`` it reads the Khmer TTFs from git (the commit before they were
 replaced); without ``--emoji`` it leaves ``Emotes.woff2`` as it is.
@@ -29,8 +29,8 @@ import io
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-FONTS = ROOT / "src" / "cardtable" / "web" / "static" / "fonts"
+ROOT = Path(__file__).resolve().parents[3]
+FONTS = Path(__file__).resolve().parent / "static" / "fonts"
 #: what the page draws with the Khmer faces (app.css's unicode-range)
 KHMER = [*range(0x1780, 0x1800), *range(0x19E0, 0x1A00), 0x200B, 0x200C, 0x200D, 0x25CC]
 MENU_WORD = "ខ្មែរ"
@@ -52,7 +52,7 @@ def subset(ttf: bytes, unicodes: list[int], out: Path) -> int:
     options.hinting = False              # screens of today do not need the hints
     options.desubroutinize = True
     options.flavor = "woff2"
-    font = TTFont(io.BytesIO(ttf))
+    font = TTFont(io.BytesIO(ttf), recalcTimestamp=False)   # the same bytes every run
     subsetter = ft_subset.Subsetter(options)
     subsetter.populate(unicodes=unicodes)
     subsetter.subset(font)

@@ -4,7 +4,9 @@ Against a running ``cardtable serve`` (loopback), in Debian's chromium, each loa
 fresh browser context (a cold cache): the bytes of every response (``responseBodySize``)
 and ``performance.now()`` when the lobby's pictures, or a seated Sequence table's hand
 and banner, are drawn; beside them the same browser's time to a small JSON answer of the
-same server, as the run's baseline.
+same server, as the run's baseline. The lobby is loaded twice: in English
+(``lobby``) and by a browser that prefers Khmer (``lobby-km``). The bytes are those on
+the wire (compressed where the server compresses).
 
     python bench/webload.py http://127.0.0.1:8765 --loads 5
 
@@ -51,10 +53,12 @@ def main() -> None:
             context.close()
         base = statistics.median(base_times)
         print(f"baseline (GET /api/games in a fresh context): {base:.0f} ms median")
-        for what in ("lobby", "table"):
+        for what in ("lobby", "lobby-km", "table"):
             times, sizes = [], []
             for _load in range(args.loads):
-                context = browser.new_context(viewport={"width": 1200, "height": 900})
+                # the Khmer lobby: a browser that prefers Khmer (the page's own choice)
+                context = browser.new_context(viewport={"width": 1200, "height": 900},
+                                              locale="km-KH" if what == "lobby-km" else "en-US")
                 page = context.new_page()
                 got: list[int] = []
 

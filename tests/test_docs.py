@@ -92,3 +92,24 @@ def test_the_research_pages_install_alike(page: str) -> None:
     text = (ROOT / "docs" / page).read_text(encoding="utf-8")
     assert "pip install 'cardtable[rl]'" in text and "pip install -e '.[rl]'" in text
     assert "pip install 'cardtable[vector" in text and "pip install -e '.[vector" in text
+
+
+def test_the_readme_commands_run_as_written_after_its_install_line() -> None:
+    """The install line makes ``.venv`` and does not activate it: a fenced command of the
+    README is ``.venv/bin/cardtable ...``, or its block activates the venv first (issue 37,
+    defect 18: "Play in the browser" said ``cardtable serve --open``, "command not
+    found" when copied)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "python3 -m venv .venv && .venv/bin/pip install -e ." in text
+    bare = []
+    for block in re.findall(r"```(?:bash|sh)\n(.*?)```", text, flags=re.S):
+        active = False
+        for line in block.splitlines():
+            command = line.split(" #")[0].strip()
+            if command in (". .venv/bin/activate", "source .venv/bin/activate"):
+                active = True
+            elif re.match(r"(cardtable|python3? -m cardtable)\b", command) and not active:
+                bare.append(command)
+    assert not bare, bare
+    browser = re.search(r"## Play in the browser\n+```sh\n(.*?)\n", text)
+    assert browser and browser.group(1).startswith(".venv/bin/cardtable serve --open")

@@ -88,8 +88,8 @@ def test_the_page_holds_no_fact_of_a_game() -> None:
 
 
 def test_the_static_files_ship() -> None:
-    for name in ("index.html", "app.css", "js/app.js", "fonts/NotoSansKhmer-Regular.ttf",
-                 "fonts/NotoSansKhmer-Bold.ttf",
+    for name in ("index.html", "app.css", "js/app.js", "fonts/NotoSansKhmer-Regular.woff2",
+                 "fonts/NotoSansKhmer-Bold.woff2", "fonts/KhmerMenu.woff2",
                  "fonts/OFL.txt", "i18n/km.json"):
         assert (STATIC_DIR / name).is_file(), name
     assert "SIL OPEN FONT LICENSE" in (STATIC_DIR / "fonts" / "OFL.txt").read_text()

@@ -142,8 +142,9 @@ def test_a_seats_bot_is_named_by_its_level_in_that_game(browser: Any, server: st
     # one bot of its kind at the table: no seat number to puzzle over ("Bot: medium #2")
     p.create("sequence", ["person", "bot:learned"])
     assert names() == ["You", "Bot: hard"]
+    # a kind that is no level of the game: named in words, not by its id (issue 37)
     p.create("sequence", ["person", "bot:ismcts"])
-    assert names() == ["You", "Bot: ismcts"]
+    assert names() == ["You", "Bot: searching"]
     p.create("drawbridge", ["person", "bot:perfect"])
     assert names() == ["You", "Bot: expert"]
     p.create("threethirteen", ["person", "bot:ismcts"])

@@ -17,7 +17,7 @@ def test_the_page_weight_bench_runs(server: str, browser: object) -> None:
                           "--loads", "1"], capture_output=True, text=True, timeout=300,
                          check=True).stdout
     assert re.search(r"^baseline .*: \d+ ms median$", out, re.M), out
-    for what in ("lobby", "table"):
+    for what in ("lobby", "lobby-km", "table"):
         line = re.search(rf"^{what}: (\d+) bytes; to interactive (\d+) ms .* ([\d.]+)x the "
                          "baseline$", out, re.M)
         assert line and int(line[1]) > 10_000, out

@@ -18,6 +18,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 import cardtable
 from cardtable import web
@@ -155,4 +156,21 @@ def add_page(app: FastAPI, service: TableService) -> None:
 
     app.include_router(web.router(offload))
     if web.STATIC_DIR.is_dir():
-        app.mount("/static", StaticFiles(directory=web.STATIC_DIR), name="static")
+        app.mount("/static", CompressedStatic(StaticFiles(directory=web.STATIC_DIR)),
+                  name="static")
+
+
+class CompressedStatic:
+    """The page's files gzip-compressed for a browser that accepts gzip (scripts, the
+    stylesheet, the catalog, SVG pictures: about a quarter of their size on the wire);
+    files compressed already (WOFF2 fonts, PNG) are sent as they are."""
+
+    PACKED = (".woff2", ".woff", ".png", ".jpg", ".gif", ".gz")
+
+    def __init__(self, files: Any) -> None:
+        self.plain = files
+        self.gzip = GZipMiddleware(files, minimum_size=512)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        packed = str(scope.get("path", "")).endswith(self.PACKED)
+        await (self.plain if packed else self.gzip)(scope, receive, send)

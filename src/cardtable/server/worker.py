@@ -52,7 +52,13 @@ def die_with_parent(use_kernel: bool = True) -> None:
     """A worker's initializer: the worker ends when the process that started it does.
     With ``use_kernel`` (and on Linux) the kernel kills it; otherwise, or where that fails,
     a daemon thread waits on the parent's sentinel (``parent_process().sentinel``, ready
-    once the parent is gone) and exits the process."""
+    once the parent is gone) and exits the process.
+
+    A worker ignores SIGINT: Ctrl+C in a terminal reaches the server's whole process
+    group, and a worker stopped by it printed a KeyboardInterrupt traceback each and left
+    the pool broken, its queues' semaphores unreleased ("resource_tracker: There appear
+    to be 5 leaked semaphore objects"). The server stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is None:
         return

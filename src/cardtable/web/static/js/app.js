@@ -3,7 +3,7 @@
 import { _, LANGUAGES, lang, preferredLanguage, setLanguage } from "./i18n.js";
 import { settingsPanel } from "./alert.js";
 import { api, h, nameInput, toast } from "./dom.js";
-import { botLabel, choiceLabel, gameTitle, optionLabel, setLevels } from "./names.js";
+import { botLabel, choiceLabel, gameTitle, optionLabel, personName, setLevels } from "./names.js";
 import { renderRules } from "./rules.js";
 import { clockFields } from "./clock.js";
 import { RecordReplayPage, ReplayPage, recordDrop } from "./replay.js";
@@ -289,6 +289,13 @@ async function lobby() {
  *  levels with how strong each is, "play now against a bot" in one click, and "more
  *  options" (the full form below). */
 function gamePicker(games, levels, nameBox, moreOptions) {
+  // the name a "Play now" player is known by, beside the buttons (the same name as the
+  // New table form's box: typing in one writes the other)
+  const playName = nameInput({
+    id: "play-name", name: "play-name", value: nameBox.value, placeholder: _("Your name"),
+  });
+  playName.addEventListener("input", () => { nameBox.value = playName.value; });
+  nameBox.addEventListener("input", () => { playName.value = nameBox.value; });
   const cards = games.map((g) => {
     const gameLevels = levels[g.name] || [];
     const levelSelect = gameLevels.length ? h("select", { id: `level-${g.name}`, "aria-label": _("Bot level") },
@@ -307,7 +314,7 @@ function gamePicker(games, levels, nameBox, moreOptions) {
       const bot = level ? { kind: "bot", bot: level.bot, settings: { ...level.settings } }
         : { kind: "bot", bot: "heuristic", settings: {} };
       const seats = [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ ...bot }))];
-      const who = nameBox.value.trim();
+      const who = playName.value.trim();
       localStorage.setItem("cardtable:name", who);
       try {
         const table = await api("POST", "/api/tables", { game: g.name, options: {}, seats, takeover_after: null });
@@ -333,7 +340,10 @@ function gamePicker(games, levels, nameBox, moreOptions) {
           h("a", { href: `/rules/${g.name}`, "data-link": true, class: "small-link" }, _("How to play")))));
   });
   return h("section", { class: "card-panel game-picker", id: "games" },
-    h("h2", {}, _("Play")), botWaitField(), h("div", { class: "game-cards" }, ...cards));
+    h("h2", {}, _("Play")),
+    h("div", { class: "field play-name" }, h("label", { for: "play-name" }, _("Your name")), playName,
+      h("small", { class: "help" }, _("Other players see this name; empty, you are “{name}”.", { name: _("Player {n}", { n: 1 }) }))),
+    botWaitField(), h("div", { class: "game-cards" }, ...cards));
 }
 
 // ------------------------------------------------------------------ my tables
@@ -417,7 +427,7 @@ async function refreshTables(list) {
   list.replaceChildren(...tables.map((t) => {
     const free = (t.seats || []).findIndex((s) => s.kind === "person" && !s.taken);
     const names = (t.seats || []).map((s) => (s.kind === "bot" ? botLabel(s.bot || s.name, t.game)
-      : s.taken ? (s.rating ? `${s.name} (${s.rating})` : s.name) : _("free seat")));
+      : s.taken ? (s.rating ? `${personName(s.name, s.seat)} (${s.rating})` : personName(s.name, s.seat)) : _("free seat")));
     return h("div", { class: "table-row" },
       h("div", {}, h("strong", {}, gameTitle(t.game)), " · ", statusLabel(t.status),
         h("div", { class: "muted" }, names.join(", "))),

@@ -132,7 +132,8 @@ export class ChatBox {
     const shown = this.shown();
     this.list.replaceChildren(...(shown.length ? shown.map((line) => {
       const who = line.seat === null ? _("Spectator") : this.page.seatName(line.seat);
-      return h("li", { class: `chat-line ${line.channel}${line.preset ? " preset" : ""}`, "data-n": line.n },
+      const kind = !line.preset ? "" : EMOTES[line.preset] ? " preset emote-line" : " preset";
+      return h("li", { class: `chat-line ${line.channel}${kind}`, "data-n": line.n },
         h("strong", {}, who), ": ", h("span", { class: "chat-text" }, this.lineText(line)));
     }) : [h("li", { class: "muted" }, _("No message yet."))]));
     this.list.scrollTop = this.list.scrollHeight;

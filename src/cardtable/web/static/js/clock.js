@@ -12,11 +12,17 @@ export function heard(clock) {
   return clock ? { ...clock, at: performance.now() } : null;
 }
 
+/** The clock stopped now (the page is offline): each seat's seconds as they are now. */
+export function frozen(clock) {
+  if (clock.frozen) return clock;
+  return { ...clock, left: clock.left.map((_x, seat) => secondsLeft(clock, seat)), frozen: true };
+}
+
 /** Seconds left for ``seat`` now (null: no clock for that seat). */
 export function secondsLeft(clock, seat) {
   if (!clock || clock.left[seat] === null || clock.left[seat] === undefined) return null;
   const left = clock.left[seat];
-  if (clock.running !== seat) return left;
+  if (clock.running !== seat || clock.frozen) return left;
   return Math.max(0, left - (performance.now() - clock.at) / 1000);
 }
 

@@ -1,5 +1,7 @@
 // Small DOM and HTTP helpers shared by the pages.
 
+import { _ } from "./i18n.js";
+
 /** h("button", {class: "x", onclick: f}, "text", child...) -> an element. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -119,7 +121,16 @@ export function nameInput(attrs) {
   const fit = (event) => {
     if (event.isComposing) return;
     const cut = fitName(input.value);
-    if (cut !== input.value) input.value = cut;
+    if (cut !== input.value) {
+      input.value = cut;
+      // say so, under the box (a name cut without a word looked like a fault)
+      const id = `${input.id || "name"}-cut`;
+      if (!document.getElementById(id)) {
+        input.setAttribute("aria-describedby", id);
+        input.after(h("small", { class: "name-cut help", id, role: "status" },
+          _("A name has at most {n} characters: the rest was left out.", { n: NAME_LIMIT })));
+      }
+    }
   };
   input.addEventListener("input", fit);
   input.addEventListener("compositionend", fit);

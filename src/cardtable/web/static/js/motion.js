@@ -3,8 +3,10 @@
 // Each animation only moves or fades an element the page has already drawn in its new
 // state, or a "ghost" copy laid over the page that is removed when it ends: input is never
 // blocked (ghosts take no pointer events) and the table is right whether an animation runs
-// or not. Animations run one move after another; when moves come faster than they play
-// (a bot answering at once) the oldest waiting ones are dropped. None runs under
+// or not. Animations run one move after another: the table page holds a move event that
+// comes while a move is being shown and draws it when that animation has played (so a bot's
+// instant reply is seen after one's own card lands); when moves come faster still, the
+// oldest waiting animations are dropped. None runs under
 // prefers-reduced-motion or with the "Animate the moves" setting off.
 
 import { motionOn } from "./alert.js";
@@ -19,6 +21,7 @@ export class Motion {
     this.played = 0;     // animations started (the browser tests read it)
     this.dropped = 0;    // moves whose animations were dropped, moves coming too fast
     this.running = 0;
+    this.onIdle = null;  // called when the last waiting animation has played
   }
 
   /** Run `step` (it returns the animations it started) after the earlier moves' ones. */
@@ -44,6 +47,7 @@ export class Motion {
       // an element gone with a newer render: nothing to animate
     } finally {
       this.running -= 1;
+      if (this.idle && this.onIdle) this.onIdle();
     }
   }
 

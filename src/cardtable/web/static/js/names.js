@@ -63,7 +63,15 @@ export function botLabel(kind, game = null) {
   const levels = game ? levelsByGame[game] : null;
   if (levels && levels.length) {
     const level = levels.find((l) => l.bot === kind);
-    return level ? levelBotLabel(level) : _("Bot: {kind}", { kind });
+    if (level) return levelBotLabel(level);
+    // a kind that is no level of this game (the searching bot in Sequence): its own
+    // words, never its id ("Bot: ismcts")
+    switch (kind) {
+      case "random": return _("Bot: random");
+      case "heuristic": return _("Bot: rules of thumb");
+      case "ismcts": return _("Bot: searching");
+      default: break;
+    }
   }
   switch (kind) {
     case "random": return _("Bot: easy");
@@ -71,6 +79,7 @@ export function botLabel(kind, game = null) {
     case "ismcts": return _("Bot: hard");
     case "learned": return _("Bot: learned");
     case "perfect": return _("Bot: perfect");
+    case "trained": return _("Bot: trained");
     default: return _("Bot: {kind}", { kind });
   }
 }
@@ -111,9 +120,20 @@ export function callLabel(call) {
  *  table has the same name ("Bot: medium (seat 3)"). */
 export function seatLabel(seats, seat, game) {
   const info = seats[seat] || {};
-  if (info.kind !== "bot") return info.name || _("Player {n}", { n: seat + 1 });
+  if (info.kind !== "bot") return personName(info.name, seat);
   const label = (s) => botLabel(s.bot || s.name, game);
   const mine = label(info);
   const twin = seats.some((s, i) => i !== seat && s && s.kind === "bot" && label(s) === mine);
   return twin ? _("{bot} (seat {n})", { bot: mine, n: seat + 1 }) : mine;
+}
+
+/** A person's name as this reader reads it: the name a page gives a seat taken without
+ *  one ("Player 2", "អ្នកលេងទី 2": `takeSeat`) and the lobby's "a player", in this
+ *  reader's language. */
+export function personName(name, seat) {
+  // the lobby's word for a seat taken with a player key (docs/server.md: Privacy)
+  if (name === "a player") return _("a player");
+  const given = /^(?:Player |អ្នកលេងទី )(\d+)$/.exec(name || "");
+  if (!name || given) return _("Player {n}", { n: given ? Number(given[1]) : seat + 1 });
+  return name;
 }

@@ -187,7 +187,26 @@ export function render(page, area) {
       : null)));
 
   area.append(scoreLine, grid, handBox, actions, discards);
+  fitBoard(grid);
 }
+
+// The whole board in the window on a desktop, rows 9 and 10 too, whatever stands above it
+// (the banner, the last move, a note): the room from the board's top to the window's bottom
+// is the board's largest width (it is as tall as it is wide). The CSS uses it beside the hand
+// (wide screens only); it stays on the page's root from one render to the next, so a new
+// board is drawn at its size at once.
+let fitted = null;
+function fitBoard(grid) {
+  fitted = grid;
+  queueMicrotask(fitNow);
+}
+function fitNow() {
+  if (!fitted || !fitted.isConnected) return;
+  const top = fitted.getBoundingClientRect().top + window.scrollY;
+  const room = Math.max(320, Math.floor(window.innerHeight - top - 12));
+  document.documentElement.style.setProperty("--board-room", `${room}px`);
+}
+window.addEventListener("resize", () => requestAnimationFrame(fitNow));
 
 /** Before the move is drawn: where its card comes from (the hand, or the mover's seat) and
  *  the chip a one-eyed jack takes off. */

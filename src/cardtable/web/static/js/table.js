@@ -18,6 +18,10 @@ import { afterGameRender, cardSound, confirmMove, holdTrick } from "./prefs.js";
 
 export const GAMES = { sequence, drawbridge, threethirteen };
 const PING_EVERY = 20000;
+const RETRY_FIRST = 250;   // ms before the first reconnection
+const RETRY_MAX = 1500;    // ms between two reconnections at most
+const HELD_MOST = 4;       // move events held behind an animation at most (more: drawn at once)
+const HELD_MS = 1500;      // ms a move event waits for the animation before it at most
 
 export function seatKey(tableId) {
   return `cardtable:seat:${tableId}`;
@@ -50,6 +54,29 @@ export async function takeSeat(tableId, seat, name) {
     { name: name || _("Player {n}", { n: seat + 1 }) }, undefined, playerHeaders());
   localStorage.setItem(seatKey(tableId), JSON.stringify({ seat: got.seat, token: got.token }));
   return got;
+}
+
+// The words of a typed move ("discard 5C") in the page's language: a Khmer reader reads
+// and types "បោះចោល 5C"; the server gets the notation. English words work in any language.
+const VERBS = ["draw", "take", "discard", "pass", "double", "redouble", "dead"];
+function moveWords() {
+  // one message for the seven words, in this order ("draw" alone is a drawn game)
+  const local = _("draw take discard pass double redouble dead").trim().split(/\s+/);
+  return local.length === VERBS.length ? local : VERBS;
+}
+
+/** A move's notation with its first word in the page's language. */
+export function localMove(move) {
+  const [verb, ...rest] = move.split(" ");
+  const i = VERBS.indexOf(verb);
+  return i < 0 ? move : [moveWords()[i], ...rest].join(" ");
+}
+
+/** What a player typed, as notation: a word of the page's language becomes the verb. */
+export function notationOf(text) {
+  const [verb, ...rest] = text.trim().split(/\s+/);
+  const i = moveWords().indexOf(verb);
+  return i < 0 ? text.trim() : [VERBS[i], ...rest].join(" ");
 }
 
 export function inviteLink(tableId, seat) {
@@ -98,6 +125,10 @@ export class TablePage {
     this.retry = 0;
     this.keys = (event) => this.onKey(event);
     this.motion = new Motion();
+    // move events (and the end) that came while a move was still being shown: drawn one
+    // after another, each once the one before has played (docs/web.md: Moves you can see)
+    this.held = [];
+    this.motion.onIdle = () => this.releaseHeld();
     this.fresh = [];
   }
 
@@ -228,7 +259,10 @@ export class TablePage {
       clearInterval(this.pinger);
       this.setConnection("closed");
       if (!this.closed) {
-        const wait = Math.min(5000, 400 * 2 ** this.retry++);
+        // back-off that starts small and stays short: 250 ms, then 1.6 times longer, at
+        // most 1.5 s (a little less at random, so that a crowd does not come back at once):
+        // a restarted server sees its pages again within 2 s of answering
+        const wait = Math.min(RETRY_MAX, RETRY_FIRST * 1.6 ** this.retry++) * (0.8 + 0.2 * Math.random());
         this.reconnectTimer = setTimeout(() => this.connect(), wait);
       }
     };
@@ -258,6 +292,9 @@ export class TablePage {
 
   setConnection(state) {
     this.connection = state;
+    // offline, the clocks stand still where they were: the server's next welcome says
+    // where they are (it gives back the time it was down)
+    if (state !== "open" && this.clock) this.clock = clocks.frozen(this.clock);
     if (this.connBadge) {
       this.connBadge.className = `conn ${state}`;
       this.connBadge.textContent = state === "open" ? _("connected")
@@ -266,9 +303,31 @@ export class TablePage {
     if (this.view && this.turnBanner) this.render();   // the banner and the dots say so
   }
 
-  onMessage(msg) {
+  /** Whether ``msg`` waits for the move being shown: a move event or the end, while a
+   *  move's animation plays or others wait before it. */
+  holds(msg) {
+    if (msg.type !== "event" && msg.type !== "over") return false;
+    if (!this.held.length && this.motion.idle) return false;
+    this.held.push(msg);
+    clearTimeout(this.heldTimer);
+    // never more than a moment behind, nor more than a few moves (a catch-up is drawn at once)
+    if (this.held.length > HELD_MOST) this.releaseHeld(true);
+    else this.heldTimer = setTimeout(() => this.releaseHeld(true), HELD_MS);
+    return true;
+  }
+
+  /** The held messages, one at a time while the moves' animations play in turn (``all``: at once). */
+  releaseHeld(all = false) {
+    clearTimeout(this.heldTimer);
+    while (this.held.length && (all || this.motion.idle)) this.onMessage(this.held.shift(), true);
+    if (this.held.length) this.heldTimer = setTimeout(() => this.releaseHeld(true), HELD_MS);
+  }
+
+  onMessage(msg, released = false) {
+    if (!released && this.holds(msg)) return;
     switch (msg.type) {
       case "welcome":
+        this.held = [];   // the welcome's view is the table now
         if (msg.table) this.table = msg.table;
         this.clock = clocks.heard(msg.table && msg.table.clock);
         if (this.token && (msg.seat === null || msg.seat === undefined)) {
@@ -479,13 +538,13 @@ export class TablePage {
     this.lastMove = h("div", { class: "last-move", id: "last-move" });
     this.hintBox = h("span", { class: "hint-text", id: "hint-text" });
     this.hintButton = h("button", { id: "hint", onclick: () => this.askHint(), title: _("Ask for a hint (H)") }, _("Hint"));
-    this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: _("Type a move, e.g. {example}", { example: this.game.example }) });
+    this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: _("Type a move, e.g. {example}", { example: localMove(this.game.example) }) });
     this.legalList = h("datalist", { id: "legal-moves" });
     const moveForm = h("form", {
       class: "move-form",
       onsubmit: (event) => {
         event.preventDefault();
-        const move = this.moveInput.value.trim();
+        const move = notationOf(this.moveInput.value);
         if (move) this.play(move);
         this.moveInput.value = "";
       },
@@ -578,7 +637,7 @@ export class TablePage {
     this.playButton.disabled = !this.myTurn;
     this.controls.hidden = this.seat === null;   // a spectator has no moves to make
     this.leaveButton.hidden = this.seat === null || v.is_terminal;
-    this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: m })));
+    this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: localMove(m) })));
     // the log, newest first
     this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},
       h("span", { class: "muted" }, `#${e.version} `), this.seatName(e.seat), ": ", this.describe(e))),

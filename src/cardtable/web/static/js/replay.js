@@ -177,7 +177,7 @@ export class ReplayPage {
   /** The review beside the log: every deal against perfect play (the server's solver), or
    *  every move against a trained network's best; nothing where the game has neither. */
   async loadReview(fetchReview) {
-    const exact = this.table.game_info.review;
+    const exact = Boolean(this.table.game_info?.review);
     this.reviewBox = h("section", { class: "card-panel replay-review", id: "review" },
       h("h2", {}, exact ? _("Review against perfect play") : _("Review")),
       h("p", { class: "muted" }, exact ? _("Working out par…") : _("Reviewing the moves…")));

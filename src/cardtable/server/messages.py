@@ -239,6 +239,7 @@ class TableSummary(Out):
     clock: ClockState | None = None
     #: seconds a bot waits after the move before its own (docs/server.md: Bot pace)
     bot_pace: float = 0.0
+    rated: bool = False     # counts for the ratings: no takebacks (docs/server.md)
 
 
 #: a chat channel: the seats' (read by the seats only) or the spectators' (read by all)

@@ -296,7 +296,8 @@ class Room:
                                status=self.status,
                                version=table.version, to_act=table.to_act,
                                takeover_after=self.takeover_after, created=table.created,
-                               chat=self.chat.on, bot_pace=self.bot_pace)
+                               chat=self.chat.on, bot_pace=self.bot_pace,
+                               rated=self.rated())
         if self.clock is not None:
             summary.clock = self.clock.state()
         if summary.status == "over":

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from cardtable import records
+from cardtable.store import Store, moves
 from tests.server.conftest import Client, Server
 from tests.server.test_players import new_player, take
 
@@ -105,6 +107,18 @@ def test_a_resignation_in_each_game_is_stored_rated_and_over_after_a_restart(
                     if g["game"] == game][0]["table"]
         summary = quick.get(f"/api/tables/{table_id}").json()
         assert summary["status"] == "over" and summary["result"]["ended"] == "resign"
+        # the stored log: the moves, then the table's own row
+        store = Store(quick.db_url)
+        try:
+            with store.engine.connect() as conn:
+                row = store.load(conn, table_id)
+                rows = conn.execute(sa.select(moves.c.seat, moves.c.notation).where(
+                    moves.c.table_id == table_id).order_by(moves.c.version)).all()
+        finally:
+            store.close()
+        assert row is not None and row.status == "over"
+        assert row.log.ending == {"kind": "resign", "seat": 1} and row.version == 4
+        assert [tuple(r) for r in rows][-1] == (1, "!resign")
         again = record_of(quick, table_id)
         assert {k: again[k] for k in ("actions", "ending", "result")} == {
             k: record[k] for k in ("actions", "ending", "result")}
@@ -232,6 +246,10 @@ def test_undo_with_another_person_is_asked_and_never_in_a_rated_game(quick: Serv
         assert done["version"] == 0 and done["undone"] == 1
         client.view = done["view"]
     assert clients[first].view["legal"]
+    # a client back with the version it saw before the takeback is not refused
+    late = Client(quick, table["id"], since=1)
+    assert late.until("welcome")["version"] == 0
+    late.close()
     # a move lapses a request
     clients[first].send({"type": "move", "move": clients[first].view["legal"][0],
                          "version": 0})

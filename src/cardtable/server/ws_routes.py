@@ -86,7 +86,9 @@ def router(service: TableService) -> APIRouter:
             if not re.fullmatch(r"\d{1,9}", since_text):
                 raise Refusal("message/bad", "'since' is a table version (a whole number)")
             since = int(since_text)
-            if since > room.table.version:
+            if since > room.table.version and room.table.undos:
+                since = 0       # moves were taken back since: the whole log again
+            elif since > room.table.version:
                 raise Refusal("message/bad", f"'since' is {since}, beyond the table's version "
                                              f"{room.table.version}: no such version was seen")
         return room, seat, since

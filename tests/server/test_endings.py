@@ -21,8 +21,9 @@ BOT = [{"kind": "person"}, {"kind": "bot", "bot": "random"}]
 
 
 @pytest.fixture
-def quick(sqlite_url: str, tmp_path: Path) -> Iterator[Server]:
-    running = Server(sqlite_url, tmp_path, "--ws-rate", "200").start()
+def quick(db_url: str, tmp_path: Path) -> Iterator[Server]:
+    """A server on SQLite, and on PostgreSQL (the table's rows of the log on both)."""
+    running = Server(db_url, tmp_path, "--ws-rate", "200").start()
     try:
         yield running
     finally:

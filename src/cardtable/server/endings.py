@@ -152,6 +152,7 @@ class Endings:
         table = room.table
         stored = room.stored_version + 1
         count = table.undo(seat)
+        room.hints.clear()      # a hint on its way was for a position taken back
         room.timed_out = None
         clock_text = None
         if room.clock is not None:

@@ -170,6 +170,7 @@ def test_a_record_of_a_resigned_game_with_a_takeback_saves_loads_and_replays(
     loaded = records.load(path)
     assert loaded.log == table.log() and not records.replay(loaded).is_terminal
     names = ["Ann", "Bot"]
+    assert loaded.log.ending is not None
     assert ending_words(loaded.log.ending, names.__getitem__) == "Ann resigned"
     assert ending_words({"kind": "abort", "seat": 1}, names.__getitem__) == (
         "Bot aborted the game")

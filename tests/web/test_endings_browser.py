@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player
+from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -95,3 +95,63 @@ def test_undo_against_a_bot_then_resign(browser: Any, server: str, shots: Path, 
         p.shot(shots, f"{name}-replay")
     finally:
         p.close()
+
+
+def test_a_takeback_between_two_people_is_asked_declined_then_accepted(
+        browser: Any, server: str, shots: Path) -> None:
+    """Two browsers and a bot (so not rated: a bot's seat): the mover's "Take back my
+    move" is asked of the other person, who declines, then accepts; the game goes back on
+    both pages. A rated game (people alone with their player keys) shows no such button."""
+    a = Player(browser, server)
+    b = Player(browser, server)
+    try:
+        table = a.create("sequence", ["person", "person", "bot:random"], name="Dara")
+        b.page.goto(f"{server}/t/{table}?seat=1")
+        b.page.fill("#join-name", "Sokha")
+        b.page.click("#join-button")
+        b.page.wait_for_selector("#hand button.card")
+        wait_until(lambda: a.my_turn or b.my_turn, what="a person's turn")
+        mover, other = (a, b) if a.my_turn else (b, a)
+        assert not mover.page.evaluate("window.cardtable.table.table.rated")
+        play_one(mover)
+        other.page.wait_for_function("() => window.cardtable.table.myTurn")
+        now = other.page.evaluate("window.cardtable.table.version")
+        mover.page.wait_for_function("v => window.cardtable.table.version === v", arg=now)
+        back_to = mover.page.evaluate("Math.max(...window.cardtable.table.events"
+                                      ".filter((e) => e.seat === window.cardtable.table.seat)"
+                                      ".map((e) => e.version)) - 1")
+        assert other.page.locator("#undo").count() == 0      # no move of its own yet
+        mover.page.click("#undo")
+        other.page.wait_for_selector("#undo-asked")
+        mover.page.wait_for_selector("#undo-waiting")
+        assert "Dara" in other.page.locator("#undo-asked").inner_text() or (
+            "Sokha" in other.page.locator("#undo-asked").inner_text())
+        other.shot(shots, "endings-undo-asked-en")
+        other.page.click("#undo-decline")
+        mover.page.wait_for_selector("#undo")                   # asked no more
+        assert mover.page.evaluate("window.cardtable.table.version") == now
+        mover.page.click("#undo")
+        other.page.click("#undo-accept")
+        for p in (a, b):
+            p.page.wait_for_function("v => window.cardtable.table.version === v && "
+                                     "window.cardtable.table.events.every((e) => "
+                                     "e.version <= v)", arg=back_to)
+        mover.page.wait_for_function("() => window.cardtable.table.myTurn")
+        assert other.page.locator("#undo-asked").count() == 0
+
+        # two people with their player keys (the page's own): rated, no takeback
+        rated = a.create("sequence", ["person", "person"], name="Dara")
+        b.page.goto(f"{server}/t/{rated}?seat=1")
+        b.page.fill("#join-name", "Sokha")
+        b.page.click("#join-button")
+        b.page.wait_for_selector("#hand button.card")
+        wait_until(lambda: a.my_turn or b.my_turn, what="a person's turn")
+        mover = a if a.my_turn else b
+        mover.page.wait_for_function("() => window.cardtable.table.table.rated")
+        play_one(mover)
+        mover.page.wait_for_function("() => !window.cardtable.table.myTurn")
+        mover.page.wait_for_selector("#resign")
+        assert mover.page.locator("#undo").count() == 0
+    finally:
+        a.close()
+        b.close()

@@ -143,3 +143,38 @@ def test_export_asks_the_game_for_its_formats() -> None:
     sequence = records.record_of(cardtable.new_game("sequence").deal(seed=1))
     with pytest.raises(RecordError, match="Sequence records are exported as json, not 'pbn'"):
         records.export(sequence, "pbn")
+
+
+def test_a_record_of_a_resigned_game_with_a_takeback_saves_loads_and_replays(
+        tmp_path: Path) -> None:
+    """docs/records.md, Endings and takebacks: "ending" and "undos" in the file, the
+    result they give, and the replay's words ("Ann resigned")."""
+    from cardtable.table import Seat, Table
+    from cardtable.tui.app import ending_words
+
+    table = Table.new(cardtable.new_game("sequence"), [Seat("person", "Ann"),
+                                                       Seat("bot", "random")], seed=3)
+    table.advance_bots()
+    for _ in range(2):
+        table.play(0, table.view(0)["legal"][0])
+        table.advance_bots()
+    taken = table.undo(0)
+    table.end("resign", 0)
+    path = records.save(table.record(), tmp_path / "resigned.json")
+    data = json.loads(path.read_text())
+    assert data["ending"] == {"kind": "resign", "seat": 0}
+    assert data["undos"] == [{"seat": 0, "at": len(data["actions"]), "undone": taken}]
+    assert taken == 2
+    assert data["result"] == {"winners": [1], "scores": [0, 0], "ended": "resign", "by": 0,
+                              "undos": 1}
+    loaded = records.load(path)
+    assert loaded.log == table.log() and not records.replay(loaded).is_terminal
+    names = ["Ann", "Bot"]
+    assert loaded.log.ending is not None
+    assert ending_words(loaded.log.ending, names.__getitem__) == "Ann resigned"
+    assert ending_words({"kind": "abort", "seat": 1}, names.__getitem__) == (
+        "Bot aborted the game")
+    # a record without them reads as before
+    data.pop("ending"), data.pop("undos")
+    data["result"] = None
+    assert records.from_json(data).log.ending is None

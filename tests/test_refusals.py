@@ -290,6 +290,13 @@ ROWS: list[Row] = [
     record("finished", set_("actions", {}), r"'actions' must be a list of \[seat, notation\]"),
     record("finished", set_("actions", 0, "7H c4"), r"action 1 must be \[seat 0..1, notation\]"),
     record("finished", set_("actions", 3, 0, 9), r"action 4 must be \[seat 0..1"),
+    record("finished", set_("ending", {"kind": "quit", "seat": 0}),
+           r"'ending' must be \{\"kind\": \"resign\" or \"abort\""),
+    record("finished", set_("undos", {}), r"'undos' must be a list"),
+    record("finished", set_("undos", [{"seat": 0, "at": 1, "undone": 0}]),
+           r"undo 1 must be \{\"seat\": 0..1"),
+    record("finished", set_("ending", {"kind": "resign", "seat": 0}),
+           r"the record's actions end the game, but it says the table ended it \(resign\)"),
     # ------------------------------------------------ records.load: the replay
     record("finished", set_("actions", 3, 1, "XX z9"), r"action 4 of \d+ \('XX z9' by seat"),
     record("finished", move_turn, r"action 3 of \d+ .*: it is the turn of seat"),

@@ -220,3 +220,35 @@ def test_events_give_each_seat_its_own_cards_and_nothing_hidden(name: str,
     assert any("drawn" in e for e in events)
     if name != "sequence":  # a new deal or round came, unless the first one ended the game
         assert any("dealt" in e for e in events) or table.to_act is None
+
+
+def test_a_table_ends_early_and_takes_moves_back_and_its_log_says_so() -> None:
+    """Table.end and Table.undo (the server's resign, abort and takeback): the result,
+    the view, the log and a table rebuilt from the log (docs/records.md)."""
+    from cardtable.store import table_log
+
+    for game in ("drawbridge", "sequence", "threethirteen"):
+        table = Table.new(cardtable.new_game(game), [Seat("person", "Ann"),
+                                                     Seat("bot", "random")], seed=5)
+        assert table.undo(0) == 0
+        for _ in range(3):
+            table.play(0, table.view(0)["legal"][0])
+            table.advance_bots()
+        before = table.version
+        played = list(table.moves)
+        taken = table.undo(0)
+        assert taken >= 1 and table.version == before - taken and table.to_act == 0
+        assert table.undos == [{"seat": 0, "at": table.version, "undone": taken}]
+        table.end("resign", 0)
+        assert table.to_act is None and table.view(0)["legal"] == []
+        result = table.result()
+        assert result is not None
+        assert (result["winners"], result["ended"], result["by"], result["undos"]) == (
+            [1], "resign", 0, 1)
+        with pytest.raises(NotYourTurnError):
+            table.end("abort", 1)
+        rebuilt = Table.from_log(table.log(), table.seats)
+        assert rebuilt.result() == result and rebuilt.version == table.version
+        # the server's stored rows (append-only) read back to the same log
+        rows = [*played, (0, f"!undo {taken}"), (0, "!resign")]
+        assert table_log(game, dict(table.state.game.options), 5, rows) == table.log()

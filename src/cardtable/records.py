@@ -95,6 +95,12 @@ class GameLog:
     seed: int | None
     start: dict[str, Any] | None = None
     moves: tuple[tuple[int, str], ...] = ()
+    #: how the table ended the game before its rules did: ``{"kind": "resign" | "abort",
+    #: "seat": s}`` (docs/records.md: Endings), or None
+    ending: dict[str, Any] | None = None
+    #: the moves taken back, in order: ``{"seat": s, "at": n, "undone": k}``, seat ``s``
+    #: took back the ``k`` moves after the first ``n`` of the moves as they then stood
+    undos: tuple[dict[str, Any], ...] = ()
 
     @classmethod
     def of_state(cls, state: State, start: State | None = None) -> GameLog:
@@ -229,6 +235,8 @@ class Record(HoldsLog):
             "result": self.result,
             "created": self.created,
             "saved": now(),
+            **({"ending": dict(self.log.ending)} if self.log.ending else {}),
+            **({"undos": [dict(u) for u in self.log.undos]} if self.log.undos else {}),
         }
 
     @classmethod
@@ -247,6 +255,30 @@ def result_of(state: State) -> dict[str, Any] | None:
     if not state.is_terminal:
         return None
     return {"winners": list(state.winners), "scores": list(state.scores)}
+
+
+#: how a table may end a game before its rules do (docs/records.md: Endings)
+ENDINGS = ("resign", "abort")
+
+
+def log_result(state: State, ending: dict[str, Any] | None = None,
+               undos: int = 0) -> dict[str, Any] | None:
+    """The result of a game at ``state`` with the table's ``ending`` (None: the rules'
+    end) after ``undos`` takebacks: a resignation is won by every seat of the other teams,
+    an abort by nobody (``"ended"`` and ``"by"`` say which and who); ``"undos"`` counts
+    the takebacks when there were some. None while the game goes on."""
+    if ending is None:
+        result = result_of(state)
+    else:
+        seat = ending["seat"]
+        game = state.game
+        winners = [] if ending["kind"] == "abort" else [
+            s for s in range(game.num_players) if game.team_of(s) != game.team_of(seat)]
+        result = {"winners": winners, "scores": list(state.scores),
+                  "ended": ending["kind"], "by": seat}
+    if result is not None and undos:
+        result["undos"] = undos
+    return result
 
 
 def record_of(state: State, seats: list[Seat] | None = None, start: State | None = None,
@@ -311,7 +343,10 @@ class Positions:
 def replay(record: Record) -> State:
     """The position after every action of the record, checked against its result."""
     final = record.log.replay()
-    expected = result_of(final)
+    if record.log.ending is not None and final.is_terminal:
+        raise RecordError("the record's actions end the game, but it says the table "
+                          f"ended it ({record.log.ending['kind']})")
+    expected = log_result(final, record.log.ending, len(record.log.undos))
     if record.result is not None and expected != record.result:
         if expected is None:
             raise RecordError("the record has a result, but its actions do not end the game")
@@ -434,8 +469,39 @@ def from_json(data: Any) -> Record:
     if not isinstance(created, str):
         raise RecordError("'created' must be a timestamp string")
     log = GameLog(game.name, dict(game.options), seed, start,
-                  tuple(_actions(data["actions"], game.num_players)))
+                  tuple(_actions(data["actions"], game.num_players)),
+                  _ending(data.get("ending"), game.num_players),
+                  tuple(_undos(data.get("undos", []), game.num_players)))
     return Record(log, _seats(data["seats"], game.num_players), result, created)
+
+
+def _seat_number(value: Any, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+def _ending(value: Any, n: int) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if (not isinstance(value, dict) or value.get("kind") not in ENDINGS
+            or not _seat_number(value.get("seat"), n) or len(value) != 2):
+        raise RecordError(f"'ending' must be {{\"kind\": \"resign\" or \"abort\", "
+                          f"\"seat\": 0..{n - 1}}}, not {value!r}")
+    return {"kind": value["kind"], "seat": value["seat"]}
+
+
+def _undos(value: Any, n: int) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        raise RecordError("'undos' must be a list of {\"seat\", \"at\", \"undone\"}")
+    undos = []
+    for number, item in enumerate(value, 1):
+        if (not isinstance(item, dict) or set(item) != {"seat", "at", "undone"}
+                or not _seat_number(item["seat"], n)
+                or not all(isinstance(item[k], int) and not isinstance(item[k], bool)
+                           and item[k] >= (k == "undone") for k in ("at", "undone"))):
+            raise RecordError(f"undo {number} must be {{\"seat\": 0..{n - 1}, \"at\": "
+                              f"moves before it, \"undone\": moves taken back}}, not {item!r}")
+        undos.append({"seat": item["seat"], "at": item["at"], "undone": item["undone"]})
+    return undos
 
 
 def _new_game(name: Any, options: dict[str, Any]) -> cardtable.Game:

@@ -139,6 +139,10 @@ class Table:
             raise OptionsError(f"a bot is given for seat {min(given)}, which is not a bot's")
         #: what each accepted move did, as the game told it (``events[v - 1]``: version v)
         self.events: list[MoveEvent] = []
+        #: how the table ended the game before its rules did (``records.GameLog.ending``)
+        self.ending: dict[str, Any] | None = None
+        #: the takebacks so far (``records.GameLog.undos``)
+        self.undos: list[dict[str, Any]] = []
         self._views: dict[int | None, dict[str, Any]] = {}
         #: what the views of this version share (State._shared_view)
         self._shared: dict[str, Any] = {}
@@ -184,8 +188,12 @@ class Table:
     @classmethod
     def from_log(cls, log: GameLog, seats: Sequence[Seat], **table: Any) -> Table:
         """The table at the last position of a game log."""
-        return cls.from_moves(log.new_game(), seats, seed=log.seed, start=log.start,
-                              moves=[move for _, move in log.moves], **table)
+        new = cls.from_moves(log.new_game(), seats, seed=log.seed, start=log.start,
+                             moves=[move for _, move in log.moves], **table)
+        new.undos = [dict(u) for u in log.undos]
+        if log.ending is not None:
+            new.end(log.ending["kind"], log.ending["seat"])
+        return new
 
     # -- whose turn ------------------------------------------------------------
 
@@ -195,11 +203,63 @@ class Table:
 
     @property
     def to_act(self) -> int | None:
-        return self.state.current_player
+        """The seat to act; None once the game is over (by its rules or the table's)."""
+        return None if self.ending is not None else self.state.current_player
+
+    @property
+    def over(self) -> bool:
+        """The game is over: by its rules, or a resignation or an abort."""
+        return self.ending is not None or self.state.is_terminal
+
+    def result(self) -> dict[str, Any] | None:
+        """The record's result (``records.log_result``): None while the game goes on."""
+        return records.log_result(self.state, self.ending, len(self.undos))
+
+    def end(self, kind: str, seat: int) -> None:
+        """End the game now: ``seat`` resigns (``kind`` "resign": the other teams win) or
+        aborts it ("abort": nobody wins). NotYourTurnError once the game is over."""
+        self._check_seat(seat)
+        if kind not in records.ENDINGS:
+            raise OptionsError(f"a table ends a game by {' or '.join(records.ENDINGS)}, "
+                               f"not {kind!r}")
+        if self.over:
+            raise NotYourTurnError("the game is over")
+        self.ending = {"kind": kind, "seat": seat}
+        self._views.clear()
+
+    def undoable(self, seat: int) -> int:
+        """How many moves :meth:`undo` would take back for ``seat``: its last move and
+        every move after it (0: it has made none, or the game is over)."""
+        if self.over:
+            return 0
+        for n in range(len(self.moves) - 1, -1, -1):
+            if self.moves[n][0] == seat:
+                return len(self.moves) - n
+        return 0
+
+    def undo(self, seat: int) -> int:
+        """Take back ``seat``'s last move and every move after it (the state is rebuilt
+        from the start and the moves before it); the number taken back, 0 for none."""
+        self._check_seat(seat)
+        count = self.undoable(seat)
+        if not count:
+            return 0
+        keep = len(self.moves) - count
+        state = self.start_state()
+        for _, notation in self.moves[:keep]:
+            state.apply(notation)
+        state.seed = self.state.seed
+        self.state = state
+        del self.moves[keep:]
+        del self.events[keep:]
+        self.undos.append({"seat": seat, "at": keep, "undone": count})
+        self._views.clear()
+        self._shared = {}
+        return count
 
     @property
     def bot_to_act(self) -> bool:
-        seat = self.state.current_player
+        seat = self.to_act
         return seat is not None and self.seats[seat].kind == "bot"
 
     @property
@@ -228,7 +288,7 @@ class Table:
         """Play ``seat``'s move: NotYourTurnError if another seat is to act (or the game is
         over), IllegalActionError if the move is refused; either way nothing changes."""
         self._check_seat(seat)
-        to_act = self.state.current_player
+        to_act = self.to_act
         if to_act is None:
             raise NotYourTurnError(f"seat {seat} cannot move: the game is over")
         if seat != to_act:
@@ -238,7 +298,7 @@ class Table:
     def bot_move(self) -> Action:
         """The move the bot to act chooses, thought out on a copy of the state (a UI can
         show the table meanwhile); play it with :meth:`play`."""
-        seat = self.state.current_player
+        seat = self.to_act
         if seat is None or seat not in self._bots:
             raise NotYourTurnError("no bot is to act")
         return self._bots[seat].choose(self.state.clone())
@@ -248,7 +308,7 @@ class Table:
         or ``max_moves`` moves are made; the moves made."""
         made: list[Action] = []
         while max_moves is None or len(made) < max_moves:
-            seat = self.state.current_player
+            seat = self.to_act
             bot = self._bots.get(seat) if seat is not None else None
             if bot is None:
                 break
@@ -258,7 +318,7 @@ class Table:
     def bot_job(self) -> BotJob:
         """The bot to act's choice as plain, picklable data for :func:`run_bot_job` (its
         randomness is drawn from the table's bot seed and the version)."""
-        seat = self.state.current_player
+        seat = self.to_act
         if seat is None or self.seats[seat].kind != "bot":
             raise NotYourTurnError("no bot is to act")
         who = self.seats[seat]
@@ -268,7 +328,7 @@ class Table:
     def hint_job(self, seat: int, budget: dict[str, Any] | None = None) -> HintJob:
         """:meth:`hint` as plain, picklable data for :func:`run_hint_job`."""
         self._check_seat(seat)
-        if seat != self.state.current_player:
+        if seat != self.to_act:
             raise NotYourTurnError(f"a hint is for the seat to act, not seat {seat}")
         return HintJob(self.log(), seat, budget or self.hint_budget)
 
@@ -278,7 +338,7 @@ class Table:
         from cardtable import bots
 
         self._check_seat(seat)
-        if seat != self.state.current_player:
+        if seat != self.to_act:
             raise NotYourTurnError(f"a hint is for the seat to act, not seat {seat}")
         return bots.hint(self.state.clone(), seat, budget=budget or self.hint_budget)
 
@@ -308,6 +368,9 @@ class Table:
             self._check_seat(seat)
         view = dict(self._seat_view(seat))
         view["version"] = self.version
+        if self.ending is not None:     # resigned or aborted: nobody moves any more
+            view["legal"] = []
+            view["current_player"] = None
         return view
 
     def events_since(self, version: int, seat: int | None) -> list[dict[str, Any]]:
@@ -342,12 +405,11 @@ class Table:
         game = self.state.game
         return GameLog(game.name, dict(game.options), self.seed,
                        None if self._start is None else self._start.to_dict(),
-                       tuple(self.moves))
+                       tuple(self.moves), self.ending, tuple(dict(u) for u in self.undos))
 
     def record(self) -> records.Record:
         """The game's record so far (finished when the game is over)."""
-        return records.Record.of_log(self.log(), self.seats, records.result_of(self.state),
-                                     self.created)
+        return records.Record.of_log(self.log(), self.seats, self.result(), self.created)
 
     def _check_seat(self, seat: Any) -> None:
         n = len(self.seats)

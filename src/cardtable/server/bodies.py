@@ -238,14 +238,14 @@ class GameEntry(Out):
     updated: str
     seats: list[GameSeat]
     #: "won", "lost" or "draw" once over
-    outcome: Literal["won", "lost", "draw"] | None = None
+    outcome: Literal["won", "lost", "draw", "aborted"] | None = None
     result: Result | None = None
     #: between people only: counted in the ratings
     rated: bool = False
     #: why a finished game is not rated: "bots" (a bot's seat), "players" (a seat taken
     #: without a player key, or one player at two seats), "takeover" (decided by the bots
     #: that played for its people: docs/server.md, Ratings)
-    unrated: Literal["bots", "players", "takeover"] | None = None
+    unrated: Literal["bots", "players", "takeover", "aborted", "undo"] | None = None
     #: the page that steps through the finished game
     replay: str | None = None
     #: an unfinished table's summary (to the key's holder only)

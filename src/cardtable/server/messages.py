@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 import orjson
 from pydantic import (
@@ -25,11 +25,15 @@ from pydantic import (
 )
 from pydantic.json_schema import models_json_schema
 
+from cardtable.server.ending_messages import (
+    AbortMessage,
+    DrawMessage,
+    ResignMessage,
+    UndoAnswer,
+    UndoAsk,
+)
 from cardtable.server.reading import In, MoveText, read
 from cardtable.server.refusals import Refusal
-
-if TYPE_CHECKING:
-    pass
 
 # ---------------------------------------------------------------- client to server
 
@@ -92,7 +96,6 @@ class MuteMessage(In):
     example: ClassVar[str] = '{"type": "mute", "seat": 1, "muted": true}'
 
 
-
 class BackMessage(In):
     """The person of a seat taken over after its clock ran out plays again itself."""
 
@@ -100,12 +103,14 @@ class BackMessage(In):
     example: ClassVar[str] = '{"type": "back"}'
 
 
-
 Incoming = (MoveMessage | HintMessage | RematchMessage | PingMessage | ChatMessage
-            | MuteMessage | BackMessage)
+            | MuteMessage | BackMessage | ResignMessage | AbortMessage | DrawMessage
+            | UndoAsk | UndoAnswer)
 INCOMING: dict[str, type[In]] = {
     "move": MoveMessage, "hint": HintMessage, "rematch": RematchMessage,
-    "ping": PingMessage, "chat": ChatMessage, "mute": MuteMessage, "back": BackMessage}
+    "ping": PingMessage, "chat": ChatMessage, "mute": MuteMessage, "back": BackMessage,
+    "resign": ResignMessage, "abort": AbortMessage, "draw": DrawMessage, "undo": UndoAsk,
+    "undo_answer": UndoAnswer}
 
 
 class ClientMessage(RootModel[Annotated[Incoming, Field(discriminator="type")]]):
@@ -156,8 +161,13 @@ Status = Literal["waiting", "playing", "adjourned", "over"]
 
 
 class Result(Out):
+    """``ended`` and ``by``: a resignation or abort, and its seat; ``undos``: takebacks."""
+
     winners: list[int]
     scores: list[int | float]
+    ended: Literal["resign", "abort"] | None = None
+    by: int | None = None
+    undos: int | None = None
 
 
 class SeatSummary(Out):
@@ -229,6 +239,7 @@ class TableSummary(Out):
     clock: ClockState | None = None
     #: seconds a bot waits after the move before its own (docs/server.md: Bot pace)
     bot_pace: float = 0.0
+    rated: bool = False     # counts for the ratings: no takebacks (docs/server.md)
 
 
 #: a chat channel: the seats' (read by the seats only) or the spectators' (read by all)
@@ -293,7 +304,6 @@ class Event(Out):
     event; ``view`` only on the last of a run of events. Keys the table adds pass through."""
 
     model_config = ConfigDict(extra="allow")
-
     type: Literal["event"] = "event"
     version: int
     seat: int
@@ -351,6 +361,9 @@ class Over(Out):
     scores: list[int | float]
     seed: int
     version: int
+    #: only where the table ended it ("resign" or "abort"), and the seat that did
+    ended: Literal["resign", "abort"] | None = None
+    by: int | None = None
 
 
 class ErrorMessage(Out):
@@ -385,8 +398,21 @@ class ClockMessage(Out):
     timed_out: int | None = None
 
 
+class UndoMessage(Out):
+    """A takeback ``asked`` by ``seat``, ``declined`` (by ``by``), ``lapsed`` (a move came
+    first) or ``done``: ``undone`` moves taken back, ``view`` the seat's at ``version``."""
+
+    type: Literal["undo"] = "undo"
+    status: Literal["asked", "declined", "lapsed", "done"]
+    seat: int
+    version: int
+    by: int | None = None
+    undone: int | None = None
+    view: dict[str, Any] | None = None
+
+
 Outgoing = (Welcome | Event | Presence | HintFound | Over | ErrorMessage | RematchTable | Pong
-            | ChatLine | Muted | ClockMessage)
+            | ChatLine | Muted | ClockMessage | UndoMessage)
 
 
 class ServerMessage(RootModel[Annotated[Outgoing, Field(discriminator="type")]]):

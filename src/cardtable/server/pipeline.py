@@ -18,7 +18,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cardtable import records
 from cardtable.core import IllegalActionError, InvalidActionError, NotYourTurnError
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
@@ -45,8 +44,11 @@ def events(table: Table, since: int, seat: int | None) -> list[str]:
 def over_message(room: Room) -> Over:
     result = room.result()
     assert result is not None
-    return Over(winners=result.winners, scores=result.scores, seed=room.seed,
+    over = Over(winners=result.winners, scores=result.scores, seed=room.seed,
                 version=room.table.version)
+    if result.ended is not None:
+        over.ended, over.by = result.ended, result.by
+    return over
 
 
 class Pipeline:
@@ -122,7 +124,8 @@ class Pipeline:
         except IllegalActionError as exc:
             raise Refusal("move/illegal", str(exc)) from None
         new = table.version
-        result = records.result_of(table.state)
+        result = table.result()
+        stored = room.stored_version
         if for_person:
             room.bot_moves[seat] += 1
         clock_text = None
@@ -137,7 +140,7 @@ class Pipeline:
             clock_text = clock.to_json()
 
         def store(conn: Any) -> None:
-            self.store.append_move(conn, room.id, new, seat, action.notation, result)
+            self.store.append_move(conn, room.id, stored, seat, action.notation, result)
             if for_person:
                 self.store.count_bot_move(conn, room.id, seat)
             if clock_text is not None:
@@ -162,6 +165,7 @@ class Pipeline:
         """The move is stored: the end of the game noted, everyone told."""
         self.moves_accepted += 1
         room.moved_at = time.monotonic()
+        room.drop_undo()
         if result is not None:
             room.over = True
             log.info("table %s is over after %d moves", room.id, new)
@@ -214,6 +218,8 @@ class Pipeline:
             self.rooms.live.pop(room.id, None)
             return
         room.table = fresh.table
+        room.shift = fresh.shift
+        room.undo_asked = None
         room.over = fresh.over
         room.clock = fresh.clock
         room.bot_moves = fresh.bot_moves

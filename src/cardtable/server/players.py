@@ -74,10 +74,18 @@ def decided_by_bots(row: GameRow) -> bool:
     return False
 
 
-def unrated(row: GameRow) -> Literal["bots", "players", "takeover"] | None:
-    """Why a game is left out of the ratings: a bot's seat ("bots"), a seat without a
-    player key or one player at two seats ("players"), or it was decided by the bots
-    that played for its people ("takeover"); None: it counts."""
+Unrated = Literal["bots", "players", "takeover", "aborted", "undo"]
+
+
+def unrated(row: GameRow) -> Unrated | None:
+    """Why a game is left out of the ratings: it was aborted ("aborted") or had moves
+    taken back ("undo"), a bot's seat ("bots"), a seat without a player key or one player
+    at two seats ("players"), or it was decided by the bots that played for its people
+    ("takeover"); None: it counts. A resignation counts as a win and a loss."""
+    if row.result is not None and row.result.get("ended") == "abort":
+        return "aborted"
+    if row.result is not None and row.result.get("undos"):
+        return "undo"
     ids = [p for _, _, p in row.seats]
     if not all(kind == "person" for kind, _, _ in row.seats):
         return "bots"
@@ -92,9 +100,11 @@ def rated(row: GameRow) -> bool:
     return row.status == "over" and row.result is not None and unrated(row) is None
 
 
-def outcome(row: GameRow, seat: int) -> Literal["won", "lost", "draw"] | None:
+def outcome(row: GameRow, seat: int) -> Literal["won", "lost", "draw", "aborted"] | None:
     if row.result is None:
         return None
+    if row.result.get("ended") == "abort":
+        return "aborted"
     winners = list(row.result.get("winners", []))
     if not winners or len(winners) == len(row.seats):
         return "draw"
@@ -246,8 +256,10 @@ class Players:
         for row in finished:
             entry = stats.setdefault(row.game, Stats(game=row.game, played=0, won=0,
                                                      lost=0, drawn=0, rated=0))
-            entry.played += 1
             result = outcome(row, row.seat)
+            if result == "aborted":
+                continue            # an aborted game was never played out
+            entry.played += 1
             if result == "won":
                 entry.won += 1
             elif result == "lost":

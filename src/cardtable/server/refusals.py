@@ -36,6 +36,12 @@ CODES: dict[str, int] = {
     "player/bad-code": 404,
     "record/bad": 400,          # POST /api/replay (cardtable.web): not a finished record
     "record/too-long": 413,     # a replay or review of more moves or deals than it takes
+    "end/too-late": 409,        # an abort after every person moved (docs/server.md)
+    "draw/none": 409,           # no game here has a draw by agreement
+    "undo/rated": 403,          # no takebacks in a rated game
+    "undo/nothing": 409,        # the seat has no move to take back
+    "undo/pending": 409,        # a takeback is asked already
+    "undo/not-asked": 409,      # an answer with no takeback asked of this seat
     "chat/off": 403,
     "chat/bad": 422,
     "chat/too-long": 413,

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cardtable
-from cardtable import records
 from cardtable.records import Seat
 from cardtable.server.chat import TableChat
 from cardtable.server.clocks import Clock
@@ -30,6 +29,7 @@ from cardtable.server.messages import (
     SeatSummary,
     Status,
     TableSummary,
+    UndoMessage,
 )
 from cardtable.store import SeatRow, TableRow, hash_token
 from cardtable.table import Table
@@ -100,6 +100,12 @@ class Room:
     moved_at: float = 0.0
     #: per seat, the moves a bot played for its person (timeouts', takeovers')
     bot_moves: list[int] = field(default_factory=list)
+    #: the stored version less the table's: the table's own rows of the log (a
+    #: resignation, an abort, a takeback) and the moves taken back (docs/server.md)
+    shift: int = 0
+    #: the takeback asked of the other people: the asking seat, the version it is for,
+    #: and the seats that accepted
+    undo_asked: tuple[int, int, set[int]] | None = None
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -156,8 +162,27 @@ class Room:
         return seed
 
     def result(self) -> Result | None:
-        result = records.result_of(self.table.state)
+        result = self.table.result()
         return None if result is None else Result(**result)
+
+    @property
+    def stored_version(self) -> int:
+        """The version of the table in the database (its rows of the log)."""
+        return self.table.version + self.shift
+
+    def rated(self) -> bool:
+        """The game would count for the ratings (as ``players.unrated`` reads it): people
+        alone, each seat a different player's."""
+        ids = self.players
+        return (all(s.kind == "person" for s in self.table.seats) and len(ids) >= 2
+                and None not in ids and len(set(ids)) == len(ids))
+
+    def drop_undo(self) -> None:
+        """A move was made: the takeback asked lapses (everyone is told)."""
+        if self.undo_asked is not None:
+            seat, _, _ = self.undo_asked
+            self.undo_asked = None
+            self.tell(UndoMessage(status="lapsed", seat=seat, version=self.table.version))
 
     def seat_of(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -293,7 +318,8 @@ class Room:
                                status=self.status,
                                version=table.version, to_act=table.to_act,
                                takeover_after=self.takeover_after, created=table.created,
-                               chat=self.chat.on, bot_pace=self.bot_pace)
+                               chat=self.chat.on, bot_pace=self.bot_pace,
+                               rated=self.rated())
         if self.clock is not None:
             summary.clock = self.clock.state()
         if summary.status == "over":
@@ -328,5 +354,6 @@ def room_from_row(row: TableRow, alive: float | None = None) -> Room:
                 rematch=row.rematch, players=[s.player for s in row.seats],
                 chat=TableChat.from_row(row), clock=clock,
                 adjourned=row.status == "adjourned", bot_pace=row.bot_pace or 0.0,
-                bot_moves=[s.bot_moves for s in row.seats])
+                bot_moves=[s.bot_moves for s in row.seats],
+                shift=row.version - len(row.log.moves))
     return room

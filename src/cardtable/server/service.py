@@ -13,6 +13,7 @@ from cardtable.server.bodies import CreateTable, SeatRequest
 from cardtable.server.chat import Chat
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
+from cardtable.server.endings import Endings
 from cardtable.server.jobs import Jobs
 from cardtable.server.messages import RematchTable, Welcome, error_message
 from cardtable.server.pairing import Pairing
@@ -40,6 +41,7 @@ class TableService:
         self.rooms.rate = self.players.ratings.shown
         self.pipeline.on_over.append(self.players.finished)
         self.chat = Chat(settings, store, self.db)
+        self.endings = Endings(store, self.db, self.pipeline, self.jobs)
         self.ticker: asyncio.Task[None] | None = None
         self.pairing = Pairing(self)
 

@@ -19,6 +19,13 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.connections import Connection
+from cardtable.server.ending_messages import (
+    AbortMessage,
+    DrawMessage,
+    ResignMessage,
+    UndoAnswer,
+    UndoAsk,
+)
 from cardtable.server.limits import client_address
 from cardtable.server.messages import (
     INCOMING,
@@ -91,7 +98,9 @@ def router(service: TableService) -> APIRouter:
             if not re.fullmatch(r"\d{1,9}", since_text):
                 raise Refusal("message/bad", "'since' is a table version (a whole number)")
             since = int(since_text)
-            if since > room.table.version:
+            if since > room.table.version and room.table.undos:
+                since = 0       # moves were taken back since: the whole log again
+            elif since > room.table.version:
                 raise Refusal("message/bad", f"'since' is {since}, beyond the table's version "
                                              f"{room.table.version}: no such version was seen")
         return room, seat, since, watcher
@@ -181,10 +190,26 @@ def router(service: TableService) -> APIRouter:
     async def on_mute(room: Room, conn: Connection, message: MuteMessage) -> None:
         await service.chat.mute(room, conn, message)
 
+    async def on_resign(room: Room, conn: Connection, message: ResignMessage) -> None:
+        await service.endings.end(room, conn.seat, "resign")
+
+    async def on_abort(room: Room, conn: Connection, message: AbortMessage) -> None:
+        await service.endings.end(room, conn.seat, "abort")
+
+    async def on_draw(room: Room, conn: Connection, message: DrawMessage) -> None:
+        service.endings.draw(room, conn.seat)
+
+    async def on_undo(room: Room, conn: Connection, message: UndoAsk) -> None:
+        await service.endings.undo(room, conn.seat)
+
+    async def on_undo_answer(room: Room, conn: Connection, message: UndoAnswer) -> None:
+        await service.endings.answer(room, conn.seat, message.accept)
+
     # every incoming type (messages.INCOMING) and what handles it
     handlers: dict[str, Handler] = {
         "ping": on_ping, "move": on_move, "back": on_back, "hint": on_hint,
-        "rematch": on_rematch, "chat": on_chat, "mute": on_mute}
+        "rematch": on_rematch, "chat": on_chat, "mute": on_mute, "resign": on_resign,
+        "abort": on_abort, "draw": on_draw, "undo": on_undo, "undo_answer": on_undo_answer}
     assert handlers.keys() == INCOMING.keys(), "a message type without its handler"
 
     async def handle(room: Room, conn: Connection, text: str | bytes) -> None:

@@ -293,6 +293,33 @@ _SAVE_CLOCK = {False: "UPDATE tables SET clock = ? WHERE id = ?",
                True: "UPDATE tables SET clock = %s WHERE id = %s"}
 
 
+#: a row of ``moves`` whose notation starts so is the table's, not the game's: ``!resign``
+#: and ``!abort`` end the game (its seat's doing), ``!undo K`` takes back the last K moves
+#: (docs/server.md: Resign, abort and takebacks)
+TABLE_MARK = "!"
+
+
+def table_log(game: str, options: dict[str, Any], seed: int | None,
+              rows: list[tuple[int, str]]) -> GameLog:
+    """The game log of a table's stored rows, in order: its moves, less those taken back,
+    and the table's ending and takebacks."""
+    played: list[tuple[int, str]] = []
+    ending: dict[str, Any] | None = None
+    undos: list[dict[str, Any]] = []
+    for seat, notation in rows:
+        if not notation.startswith(TABLE_MARK):
+            played.append((seat, notation))
+            continue
+        word, _, count = notation[len(TABLE_MARK):].partition(" ")
+        if word == "undo":
+            at = len(played) - int(count)
+            undos.append({"seat": seat, "at": at, "undone": int(count)})
+            del played[at:]
+        else:
+            ending = {"kind": word, "seat": seat}
+    return GameLog(game, options, seed, None, tuple(played), ending, tuple(undos))
+
+
 class ConflictError(RuntimeError):
     """The stored version is not the one the move follows (the log was not appended)."""
 
@@ -479,8 +506,8 @@ class Store:
         mutes = conn.execute(sa.select(chat_mutes.c.seat, chat_mutes.c.muted)
                              .where(chat_mutes.c.table_id == r.id)).all()
         return TableRow(
-            id=r.id, log=GameLog(r.game, json.loads(r.options), r.seed, None,
-                                 tuple((m.seat, m.notation) for m in move_rows)),
+            id=r.id, log=table_log(r.game, json.loads(r.options), r.seed,
+                                   [(m.seat, m.notation) for m in move_rows]),
             takeover_after=r.takeover_after, status=r.status, version=r.version,
             seats=[SeatRow(s.kind, s.name, s.bot, json.loads(s.settings), s.token_hash,
                            s.player_id, s.bot_moves) for s in seat_rows],

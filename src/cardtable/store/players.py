@@ -188,7 +188,8 @@ def _moves_per_seat(conn: Connection, wanted: list[str]) -> dict[str, list[int]]
     counts: dict[str, dict[int, int]] = {}
     for start in range(0, len(wanted), 500):
         for m in conn.execute(sa.select(moves.c.table_id, moves.c.seat, sa.func.count())
-                              .where(moves.c.table_id.in_(wanted[start:start + 500]))
+                              .where(moves.c.table_id.in_(wanted[start:start + 500]),
+                                     moves.c.notation.not_like("!%"))   # the table's rows
                               .group_by(moves.c.table_id, moves.c.seat)):
             counts.setdefault(m[0], {})[m[1]] = m[2]
     return {t: [c.get(n, 0) for n in range(max(c) + 1)] for t, c in counts.items()}

@@ -639,6 +639,12 @@ class PlayApp(TableApp):
         self.on_mount()
 
 
+def ending_words(ending: dict[str, Any], name: Callable[[int], str]) -> str:
+    """How a game the table ended ended: "Ana resigned", "Bo aborted the game"."""
+    who = name(ending["seat"])
+    return f"{who} resigned" if ending["kind"] == "resign" else f"{who} aborted the game"
+
+
 class ReplayApp(TableApp):
     """A record, stepped through: every position as the chosen seat saw it."""
 
@@ -688,6 +694,9 @@ class ReplayApp(TableApp):
             seat, notation = self.record.actions[self.index]
             text.append_text(Text.assemble(" · next: ", (f"{self.seat_name(seat)} ", ""),
                                            (notation, "bold")))
+        elif self.record.log.ending is not None:
+            text.append_text(Text.assemble(" · ", (ending_words(
+                self.record.log.ending, self.seat_name), f"bold {GOLD}")))
         elif state.is_terminal:
             names = ", ".join(self.seat_name(s) for s in state.winners) or "nobody (a draw)"
             text.append_text(Text.assemble(" · game over, won by ", (names, f"bold {GOLD}")))

@@ -8,6 +8,7 @@ import { cardSVG, cardText } from "./cards.js";
 import { callLabel, gameTitle, seatLabel } from "./names.js";
 import { contractText } from "./drawbridge.js";
 import { GAMES } from "./table.js";
+import { endingText } from "./endings.js";
 
 /** The largest record file the page sends (the server's MAX_RECORD, 2 MiB). */
 const MAX_RECORD = 2 * 1024 * 1024;
@@ -315,6 +316,9 @@ export class ReplayPage {
     this.lastMove.replaceChildren(last
       ? h("span", {}, h("strong", {}, _("Last move:")), " ", this.seatName(last.seat), " — ", this.game.describe({ ...last, version: this.index }, this))
       : h("span", { class: "muted" }, _("No move yet.")));
+    // a game the table ended: at its last position, who resigned or aborted it
+    const ending = this.index === this.positions.length - 1 ? endingText(this.data.result, (s) => this.seatName(s)) : null;
+    if (ending) this.lastMove.append(" · ", h("strong", { class: "ending", id: "replay-ending" }, ending));
     // every hand open: the game is over
     this.hands.replaceChildren(h("h3", {}, _("The hands")), ...position.hands.map((hand, s) => (hand ? h("div", { class: "replay-hand", "data-seat": s },
       h("strong", {}, this.seatName(s)), " ",

@@ -9,6 +9,7 @@ import { inviteNotice } from "./invite.js";
 import { gameTitle, seatLabel } from "./names.js";
 import { myPage, playerHeaders, storedPlayer } from "./player.js";
 import { ChatBox } from "./chat.js";
+import { endingControls, endingText, onUndo } from "./endings.js";
 import * as clocks from "./clock.js";
 import * as sequence from "./sequence.js";
 import * as drawbridge from "./drawbridge.js";
@@ -401,6 +402,12 @@ export class TablePage {
         break;
       case "over":
         this.over = msg;
+        // resigned or aborted: nobody is to act any more (the view said so before the end)
+        if (msg.ended && this.view) this.view = { ...this.view, legal: [], current_player: null };
+        this.undoAsked = null;
+        break;
+      case "undo":
+        onUndo(this, msg);
         break;
       case "rematch":
         // a player of this table asked for a rematch; the asker also gets its seat there
@@ -483,8 +490,13 @@ export class TablePage {
   }
 
   get myTurn() {
-    return this.seat !== null && this.view && !this.view.is_terminal
+    return this.seat !== null && this.view && !this.ended
       && this.view.current_player === this.seat;
+  }
+
+  /** The game is over: by its rules, or a resignation or abort (the over message). */
+  get ended() {
+    return !!((this.view && this.view.is_terminal) || this.over || this.table.status === "over");
   }
 
   play(move, confirmed = false) {
@@ -570,6 +582,7 @@ export class TablePage {
       this.lastMove,
       this.area,
       this.controls = h("div", { class: "controls" }, this.hintButton, this.hintBox, moveForm),
+      this.endingsBox = h("div", { class: "endings-box" }),
       this.extra,
       this.chat.el,
       h("details", { class: "log-box" }, h("summary", {}, _("Move log")), this.logList),
@@ -584,7 +597,7 @@ export class TablePage {
     let turn;
     let cls = "turn";
     const online = this.connection === "open";
-    if (v.is_terminal) {
+    if (this.ended) {
       turn = _("Game over");
       cls += " over";
     } else if (!online) {
@@ -605,7 +618,7 @@ export class TablePage {
     this.turnBanner.className = cls;
     this.turnBanner.textContent = turn;
     // while the table waits for players nobody moves yet: the tab is not marked
-    markTab(gameTitle(this.table.game), this.myTurn && online && !v.is_terminal && this.table.status !== "waiting");
+    markTab(gameTitle(this.table.game), this.myTurn && online && !this.ended && this.table.status !== "waiting");
     this.renderSeats();
     // the last move
     const last = this.events[this.events.length - 1];
@@ -636,7 +649,8 @@ export class TablePage {
     this.moveInput.disabled = !this.myTurn;
     this.playButton.disabled = !this.myTurn;
     this.controls.hidden = this.seat === null;   // a spectator has no moves to make
-    this.leaveButton.hidden = this.seat === null || v.is_terminal;
+    this.leaveButton.hidden = this.seat === null || this.ended;
+    this.endingsBox.replaceChildren(endingControls(this));
     this.legalList.replaceChildren(...(this.myTurn ? this.legal : []).map((m) => h("option", { value: localMove(m) })));
     // the log, newest first
     this.logList.replaceChildren(...this.events.slice().reverse().map((e) => h("li", {},
@@ -671,7 +685,7 @@ export class TablePage {
     const same = before.key ? this.area.querySelector(before.key) : null;
     const moved = this.version !== before.version;
     let target = usable(same) && (!moved || sensible(same)) ? same : null;
-    if (!target && this.view && this.view.is_terminal) target = this.overBox.querySelector("button, a.button");
+    if (!target && this.view && this.ended) target = this.overBox.querySelector("button, a.button");
     if (!target) {
       target = [...this.area.querySelectorAll("#auction-ok, button.playable, .cell.legal, #auction [data-call], #pass")]
         .find(usable);
@@ -728,7 +742,7 @@ export class TablePage {
     const box = this.main.querySelector("#invites");
     const seats = this.table.seats || [];
     const free = seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "person" && !s.taken);
-    if (!free.length || this.table.status === "over" || (this.view && this.view.is_terminal)) {
+    if (!free.length || this.table.status === "over" || (this.view && this.ended)) {
       box.replaceChildren();
       return;
     }
@@ -744,18 +758,22 @@ export class TablePage {
 
   renderOver() {
     const v = this.view;
-    if (!v.is_terminal) {
+    if (!this.ended) {
       this.overBox.replaceChildren();
       return;
     }
     const winners = (this.over && this.over.winners) || v.winners || [];
     const scores = (this.over && this.over.scores) || v.scores || [];
     let headline;
-    if (!winners.length) headline = _("A draw.");
+    const result = this.over || (this.table.result) || {};
+    const ending = endingText(result, (s) => this.seatName(s));
+    if (result.ended === "abort") headline = _("No result: the game was aborted.");
+    else if (!winners.length) headline = _("A draw.");
     else if (this.seat !== null && winners.includes(this.seat)) headline = _("You won!");
     else headline = _("Won by {names}", { names: winners.map((s) => this.seatName(s)).join(", ") });
     const record = `/api/tables/${encodeURIComponent(this.id)}/record`;
     this.overBox.replaceChildren(h("div", { class: "card-panel over-panel", role: "dialog", "aria-label": _("Game over") },
+      ending ? h("p", { class: "ending", id: "ending" }, ending) : null,
       h("h2", {}, headline),
       h("table", { class: "scores" },
         h("tr", {}, h("th", {}, _("Player")), h("th", {}, this.game.scoreLabel())),

@@ -316,11 +316,8 @@ class Event(Out):
 
 
 def event_text(event: dict[str, Any], view: dict[str, Any] | None = None) -> str:
-    """The text of ``Event(**event, view=view)`` (the same keys and values) written
-    straight from ``Table.events_since``'s dict by orjson, without building the model: the
-    server sends one to every seat after every move, and the model took half of the time,
-    pydantic's writer two and a half times orjson's (tests/server/test_messages.py checks
-    the two agree)."""
+    """``Event(**event, view=view)``'s text written by orjson straight from the dict: the
+    model took half of a move's time (tests/server/test_messages.py checks they agree)."""
     data = {"type": "event", **event}
     if view is not None:
         data["view"] = view
@@ -336,8 +333,7 @@ class Presence(Out):
     bot_playing: list[bool]
     #: the spectators' connections open at the table
     spectators: int | None = None
-    #: the names of the spectators watching under a player's name (one a player, the
-    #: first 20 to come), and how many spectators' connections are guests (no name)
+    #: spectators watching under a player's name (the first 20), and the guests (no name)
     watchers: list[str] | None = None
     guests: int | None = None
 

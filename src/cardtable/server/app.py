@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import cardtable
 from cardtable import web
-from cardtable.server import http_routes, limits, player_routes, ws_routes
+from cardtable.server import http_routes, limits, metrics, player_routes, ws_routes
 from cardtable.server.bodies import error_body
 from cardtable.server.guards import BodyTimeout
 from cardtable.server.headers import SecurityHeaders
@@ -68,7 +68,8 @@ class App(FastAPI):
 
 def create_app(settings: Settings) -> FastAPI:
     """The app for ``settings``; the database schema must be current (or the db empty)."""
-    store = Store(settings.db_url)
+    store = Store(settings.db_url, settings.lease if settings.cluster else None,
+                  settings.owner)
     ensure_schema(store.engine, settings.db_url)
     service = TableService(settings, store)
 
@@ -89,6 +90,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(http_routes.router(service))
     app.include_router(player_routes.router(service))
     app.include_router(ws_routes.router(service))
+    app.include_router(metrics.router(service))
     add_page(app, service)
     app.add_middleware(RateLimits, settings=settings)
     app.add_middleware(BodyTimeout, timeout=settings.body_timeout)

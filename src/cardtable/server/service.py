@@ -11,6 +11,7 @@ import time
 
 from cardtable.server.bodies import CreateTable, SeatRequest
 from cardtable.server.chat import Chat
+from cardtable.server.cluster import Cluster
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.jobs import Jobs
@@ -40,6 +41,10 @@ class TableService:
         self.pipeline.on_over.append(self.players.finished)
         self.chat = Chat(settings, store, self.db)
         self.ticker: asyncio.Task[None] | None = None
+        #: this process's lease and take-overs, in a cluster (``--cluster``)
+        self.cluster = Cluster(self) if settings.cluster else None
+        #: started, and not stopping (``/readyz``)
+        self.running = False
 
     # -- life cycle
 
@@ -47,12 +52,25 @@ class TableService:
         self.db.start()
         await self.jobs.start()
         await self.players.load()
+        if self.cluster is not None:
+            # a process killed a moment ago held it: wait for its lease to lapse
+            await self.cluster.claim(patience=self.settings.lease + 2)
         await self.rooms.load()
         for room in self.rooms.live.values():
             self.jobs.kick(room)
         self.ticker = asyncio.get_running_loop().create_task(self._tick())
+        if self.cluster is not None:
+            self.cluster.start()
+        self.running = True
+
+    def ready(self) -> bool:
+        """Started, not stopping, and in a cluster holding a current lease."""
+        return self.running and (self.cluster is None or self.cluster.held())
 
     async def stop(self) -> None:
+        self.running = False
+        if self.cluster is not None:
+            await self.cluster.halt()
         if self.ticker is not None:
             self.ticker.cancel()
         if any(room.clock is not None for room in self.rooms.live.values()):
@@ -66,6 +84,8 @@ class TableService:
             if room.bot_task is not None:
                 room.bot_task.cancel()
         await self.db.stop()
+        if self.cluster is not None:
+            await self.cluster.release()
         self.jobs.stop()
 
     async def _tick(self) -> None:

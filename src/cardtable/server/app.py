@@ -27,6 +27,7 @@ from cardtable.server.guards import BodyTimeout
 from cardtable.server.headers import SecurityHeaders
 from cardtable.server.limits import RateLimits
 from cardtable.server.refusals import Refusal
+from cardtable.server.relay import Relay
 from cardtable.server.service import TableService
 from cardtable.server.settings import Settings
 from cardtable.store import Store, ensure_schema
@@ -92,6 +93,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ws_routes.router(service))
     app.include_router(metrics.router(service))
     add_page(app, service)
+    if service.relay is not None:      # innermost: inside the rate limits and headers
+        app.add_middleware(Relay, router=service.relay)
     app.add_middleware(RateLimits, settings=settings)
     app.add_middleware(BodyTimeout, timeout=settings.body_timeout)
     app.add_middleware(SecurityHeaders)     # the outermost: on limit/rate's answers too

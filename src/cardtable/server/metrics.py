@@ -101,6 +101,13 @@ class Metrics:
                 "# TYPE cardtable_lease_held gauge",
                 f"cardtable_lease_held {int(cluster.held())}",
             ]
+        if service.relay is not None:
+            lines += [
+                "# HELP cardtable_relayed_total Requests and WebSocket connections this "
+                "process relayed to the process of their table.",
+                "# TYPE cardtable_relayed_total counter",
+                f"cardtable_relayed_total {service.relay.relayed}",
+            ]
         return "\n".join(lines) + "\n"
 
 

@@ -19,6 +19,7 @@ from cardtable.server.messages import RematchTable, Welcome, error_message
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.players import Players
 from cardtable.server.refusals import Refusal
+from cardtable.server.relay import Router
 from cardtable.server.room import Room
 from cardtable.server.rooms import Rooms
 from cardtable.server.settings import Settings
@@ -43,6 +44,8 @@ class TableService:
         self.ticker: asyncio.Task[None] | None = None
         #: this process's lease and take-overs, in a cluster (``--cluster``)
         self.cluster = Cluster(self) if settings.cluster else None
+        #: a table's requests relayed to its process, in a cluster (docs/server.md: Routing)
+        self.relay = Router(self) if settings.cluster else None
         #: started, and not stopping (``/readyz``)
         self.running = False
 
@@ -86,6 +89,8 @@ class TableService:
         await self.db.stop()
         if self.cluster is not None:
             await self.cluster.release()
+        if self.relay is not None:
+            await self.relay.close()
         self.jobs.stop()
 
     async def _tick(self) -> None:

@@ -90,6 +90,10 @@ def router(service: TableService) -> APIRouter:
         try:
             room, seat, since = await opening(websocket, table_id)
         except Refusal as refusal:
+            # in a cluster, another process's table: joined to a connection there
+            if (refusal.code == "table/elsewhere" and service.relay is not None
+                    and await service.relay.websocket(websocket, table_id)):
+                return
             await websocket.send_text(error_message(refusal).text())
             await websocket.close(4000 + refusal.status)
             return

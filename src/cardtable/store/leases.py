@@ -120,3 +120,17 @@ def owner_of(conn: Connection, table_id: str) -> tuple[str | None, str] | None:
     found = conn.execute(sa.select(tables.c.owner, tables.c.status)
                          .where(tables.c.id == table_id)).first()
     return None if found is None else (found.owner, found.status)
+
+
+def route(conn: Connection, table_id: str, me: str) -> str | None:
+    """The address of the live process that plays ``table_id``, when that is not ``me``
+    and the table is unfinished; None otherwise (this process's own, finished, unknown,
+    or its process's lease lapsed)."""
+    found = conn.execute(
+        sa.select(tables.c.owner, tables.c.status, leases.c.address)
+        .select_from(tables.join(leases, leases.c.owner == tables.c.owner))
+        .where(tables.c.id == table_id, leases.c.expires >= now_sql(conn))).first()
+    if found is None or found.status in DONE or found.owner == me:
+        return None
+    address: str | None = found.address
+    return address

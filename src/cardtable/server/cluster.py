@@ -59,7 +59,8 @@ class Cluster:
         self.wake = asyncio.Event()
         #: lease changes seen by this process: claimed, took (another's tables), lost
         self.changes: Counter[str] = Counter()
-        #: tables taken over from lapsed processes
+        #: unfinished tables taken over from lapsed processes (some may have been loaded
+        #: already, by a client's reconnect, before ``adopt`` got to them)
         self.tables_taken = 0
 
     def held(self) -> bool:
@@ -166,8 +167,8 @@ class Cluster:
         if ids is None:
             return
         self.changes["took"] += 1
+        self.tables_taken += len(ids)
         rooms = await self.adopt(ids, dead)
-        self.tables_taken += len(rooms)
         for room in rooms:
             self.service.jobs.kick(room)
         log.warning("process %s took over %d tables of %s (its lease lapsed)", name,

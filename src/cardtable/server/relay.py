@@ -91,7 +91,7 @@ class Router:
 
     async def http(self, scope: Any, body: bytes, send: Any, address: str) -> None:
         if self.client is None:
-            self.client = httpx.AsyncClient(timeout=30)
+            self.client = httpx.AsyncClient(timeout=httpx.Timeout(30, connect=2))
         query = scope.get("query_string", b"").decode("latin-1")
         url = address + scope["path"] + ("?" + query if query else "")
         answer = await self.client.request(scope["method"], url, content=body,

@@ -228,6 +228,14 @@ class TableService:
     async def join(self, room: Room, conn: Connection, since: int | None) -> None:
         """A new connection: its welcome, what it missed, and everyone's presence."""
         async with room.lock:
+            if room.broken:
+                # the room left memory while this connection waited (its commit failed,
+                # or another process of the cluster took it): its table may be ahead of
+                # the stored one; the client reconnects and finds the table afresh
+                conn.push(error_message(Refusal("server/unavailable", "the table is being "
+                                                "reloaded; connect again")))
+                conn.end(1012)
+                return
             try:
                 self.rooms.check_current(room)
                 self.rooms.admit(room, conn)

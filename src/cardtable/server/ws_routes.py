@@ -87,13 +87,13 @@ def router(service: TableService) -> APIRouter:
     @routes.websocket("/ws/tables/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        # in a cluster, another live process's table: joined to a connection there (asked
+        # before the table is read here: its log grows there meanwhile)
+        if service.relay is not None and await service.relay.websocket(websocket, table_id):
+            return
         try:
             room, seat, since = await opening(websocket, table_id)
         except Refusal as refusal:
-            # in a cluster, another process's table: joined to a connection there
-            if (refusal.code == "table/elsewhere" and service.relay is not None
-                    and await service.relay.websocket(websocket, table_id)):
-                return
             await websocket.send_text(error_message(refusal).text())
             await websocket.close(4000 + refusal.status)
             return

@@ -488,8 +488,11 @@ class Store:
     def _row(self, conn: Connection, r: Any) -> TableRow:
         seat_rows = conn.execute(seats.select().where(seats.c.table_id == r.id)
                                  .order_by(seats.c.seat)).all()
+        # the moves up to the version read (another process playing the table may have
+        # appended more since: a reader of another's table sees it as it was)
         move_rows = conn.execute(sa.select(moves.c.version, moves.c.seat, moves.c.notation)
-                                 .where(moves.c.table_id == r.id)
+                                 .where(moves.c.table_id == r.id,
+                                        moves.c.version <= r.version)
                                  .order_by(moves.c.version)).all()
         if [m.version for m in move_rows] != list(range(1, r.version + 1)):
             raise RuntimeError(f"table {r.id}: its move log does not match its version")

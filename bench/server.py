@@ -5,6 +5,7 @@
     python bench/server.py --clients 4 --seconds 5 --json
     python bench/server.py --think 0.3                # clients pause like people
     python bench/server.py --db postgresql --servers 2   # two processes, one database
+    python bench/server.py --pvp --db postgresql --servers 2 --cluster --cross   # relayed
     python bench/server.py --think 0.3 --chat 5       # and a chat line every 5 moves
     python bench/server.py --clock 5+3                # every table with a clock per player
     python bench/server.py --pvp --clients 200 --db sqlite-tmpfs   # two clients a table
@@ -301,6 +302,12 @@ async def pvp_slot(number: int, args: argparse.Namespace, tally: Tally, deadline
         if time.monotonic() > deadline:
             return
         pair = await new_pair(http, args.game, clock_request(args.clock))
+        if args.cross:
+            # each seat's connection at another process than the table's: relayed
+            ports = args.ports
+            for seat in pair:
+                seat.port = ports[(ports.index(seat.port) + 1 + seat.seat)
+                                  % len(ports)]
         tally.seats.extend(pair)
         over = await asyncio.gather(*(play_seat(seat, rng, args, tally, deadline)
                                       for seat in pair))
@@ -498,6 +505,11 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1,
                         help="server processes sharing the database (--owner s0, s1, ...), "
                         "the clients spread over them")
+    parser.add_argument("--cluster", action="store_true",
+                        help="the server processes run with --cluster (leases, relays)")
+    parser.add_argument("--cross", action="store_true",
+                        help="with --pvp --cluster: each seat connects to another process "
+                             "than its table's, which relays it (the cost of crossing)")
     parser.add_argument("--chat", type=int, default=0, metavar="N",
                         help="each client sends a chat line after every N-th move of its "
                              "own (default 0: no chat)")
@@ -521,6 +533,8 @@ def main() -> None:
     if not 1 <= args.servers <= 8 or (args.servers > 1
                                       and args.db in ("sqlite", "sqlite-tmpfs")):
         parser.error("--servers is 1 to 8, and more than 1 needs --db postgresql or a URL")
+    if args.cross and not (args.pvp and args.cluster and args.servers > 1):
+        parser.error("--cross needs --pvp, --cluster and --servers 2 or more")
     if args.pvp and args.clients % 2:
         parser.error("--pvp needs an even number of --clients (two a table)")
     args.load = os.getloadavg()[0]
@@ -546,7 +560,9 @@ def main() -> None:
         servers: list[subprocess.Popen[bytes]] = []
         try:
             for number, port in enumerate(ports):
-                owner = ["--owner", f"s{number}"] if args.servers > 1 else []
+                owner = ["--owner", f"s{number}"] if args.servers > 1 or args.cluster else []
+                if args.cluster:
+                    owner.append("--cluster")
                 log = stack.enter_context(open(folder / f"server{number}.log", "wb"))
                 server = subprocess.Popen(
                     [sys.executable, "-m", "cardtable", "serve", "--db", url, "--port",
@@ -567,6 +583,7 @@ def main() -> None:
                                 folder / f"server{number}.log").read_text()[-2000:])
                         time.sleep(0.1)
             args.server_pids = [server.pid for server in servers]
+            args.ports = ports
             # the clients' own collector pauses would count as server latency
             steady_gc()
             report = asyncio.run(run(ports, args))

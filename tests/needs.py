@@ -1,6 +1,6 @@
 """The one rule for tests that need a program the package cannot install: chromium (the
 web page's browser tests), PostgreSQL (the server's store on PostgreSQL) and gettext's
-msgfmt (the web catalogs' check).
+msgfmt (the web catalogs' check), HAProxy (the cluster's front address).
 
 On a developer's machine such a test is skipped, saying what is missing, and the end of
 the run lists the skipped groups (tests/conftest.py). Under ``.ci/run``, which installs

@@ -128,9 +128,9 @@ class Client:
     checked against the WebSocket schema's ServerMessage)."""
 
     def __init__(self, server: Server, table_id: str, token: str | None = None,
-                 since: int | None = None) -> None:
+                 since: int | None = None, open_timeout: float = 30) -> None:
         self.ws: ClientConnection = connect(server.ws_url(table_id, token, since),
-                                            open_timeout=30, max_size=2**22)
+                                            open_timeout=open_timeout, max_size=2**22)
         self.messages: list[dict[str, Any]] = []
         self.view: dict[str, Any] = {}      # the latest view received
         self.version = -1                   # the latest version received

@@ -77,6 +77,17 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
 @click.option("--no-access-log", is_flag=True, help="do not log every request")
 @click.option("--owner", metavar="NAME", help="this process's name when several server "
               "processes share one database: it plays only the tables it created")
+@click.option("--cluster", is_flag=True, help="one of several processes on one database "
+              "(PostgreSQL): hold a lease on --owner's name (a name made up when none is "
+              "given) and take the tables of a process whose lease lapses")
+@click.option("--lease", default=5.0, show_default=True, metavar="SECONDS",
+              type=click.FloatRange(1, 600), help="with --cluster: a process that has not "
+              "renewed its lease for this long loses its tables to another")
+@click.option("--advertise", metavar="URL", help="with --cluster: where the other "
+              "processes reach this one (default: http://HOST:PORT)")
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: one JSON object a line, with the table's id "
+              "in its own field")
 @click.option("--close-waiting-after", default=3600.0, show_default=True, metavar="SECONDS",
               type=click.FloatRange(0), help="close a table waiting for players that "
               "nobody has visited for this long (0: never)")
@@ -96,8 +107,8 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
           clock_timeouts: int, bot_pace: float, catch_up_limit: int, header_timeout: float,
           body_timeout: float, keep_alive_timeout: int, connections_per_address: int,
           spectators_per_table: int, sockets_per_address: int,
-          no_access_log: bool, owner: str | None,
-          close_waiting_after: float, adjourn_after: float,
+          no_access_log: bool, owner: str | None, cluster: bool, lease: float,
+          advertise: str | None, log_format: str, close_waiting_after: float, adjourn_after: float,
           trusted_proxies: tuple[str, ...], open_browser: bool) -> None:
     """Host tables for the three games: a web page, an HTTP API and WebSockets.
 
@@ -112,6 +123,14 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
     from cardtable.store import SchemaError, default_url, safe_url
 
     url = db_url or default_url()
+    if cluster and owner is None:
+        import secrets
+        import socket
+
+        owner = f"{socket.gethostname()[:40]}-{secrets.token_hex(3)}"
+    if cluster and advertise is None:
+        local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        advertise = f"http://{'[' + local + ']' if ':' in local else local}:{port}"
     settings = Settings(db_url=url, bot_workers=bot_workers, max_bot_seconds=max_bot_seconds,
                         max_bot_iterations=max_bot_iterations,
                         bot_jobs_per_address=bot_jobs_per_address,
@@ -120,6 +139,7 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
                         rematch_hold=rematch_hold, ws_rate=ws_rate,
                         ws_burst=max(ws_rate * 2, 10.0), http_rate=http_rate,
                         http_burst=max(http_rate * 3, 20.0), owner=owner,
+                        cluster=cluster, lease=lease, advertise=advertise,
                         chat_rate=chat_rate, clock_timeouts=clock_timeouts,
                         bot_pace=bot_pace,
                         catch_up_limit=catch_up_limit,
@@ -138,7 +158,8 @@ def serve(db_url: str | None, host: str, port: int, bot_workers: int,
         local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         open_when_up(f"http://{'[' + local + ']' if ':' in local else local}:{port}/")
     try:
-        run(settings, host=host, port=port, access_log=not no_access_log)
+        run(settings, host=host, port=port, access_log=not no_access_log,
+            log_format=log_format)
     except SchemaError as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from cardtable.server.settings import Settings
 
-__all__ = ["Settings", "TokenFilter", "serve"]
+__all__ = ["JsonFormatter", "Settings", "TokenFilter", "serve"]
 
 _SECRET = re.compile(r"((?:token|player)=)[^&\s\"']+", re.IGNORECASE)
 
@@ -31,11 +31,44 @@ class TokenFilter(logging.Filter):
         return True
 
 
-def log_config() -> dict[str, Any]:
-    """uvicorn's logging, with seat tokens hidden from every line."""
+_TABLE = re.compile(r"^table ([A-Za-z0-9_-]{1,32})\b")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line (``--log-format json``): ``time``, ``level``, ``logger``,
+    ``message``, ``process`` (the ``--owner`` name, if any) and ``table``, the table's id
+    when the line is about one (a ``table`` given in ``extra``, or the id of a message
+    that starts ``table ID``)."""
+
+    owner: str | None = None
+
+    def format(self, record: logging.LogRecord) -> str:
+        import json
+
+        message = record.getMessage()
+        line: dict[str, Any] = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+                                "level": record.levelname.lower(), "logger": record.name,
+                                "message": message}
+        if self.owner is not None:
+            line["process"] = self.owner
+        table = getattr(record, "table", None)
+        if table is None and (found := _TABLE.match(message)):
+            table = found.group(1)
+        if table is not None:
+            line["table"] = table
+        return json.dumps(line, ensure_ascii=False)
+
+
+def log_config(log_format: str = "text", owner: str | None = None) -> dict[str, Any]:
+    """uvicorn's logging, with seat tokens hidden from every line; ``json``: one JSON
+    object a line (``JsonFormatter``)."""
     from uvicorn.config import LOGGING_CONFIG
 
     config: dict[str, Any] = {**LOGGING_CONFIG}
+    if log_format == "json":
+        JsonFormatter.owner = owner
+        config["formatters"] = {name: {"()": JsonFormatter}
+                                for name in LOGGING_CONFIG["formatters"]}
     config["filters"] = {"tokens": {"()": TokenFilter}}
     config["handlers"] = {name: {**handler, "filters": ["tokens"]}
                           for name, handler in LOGGING_CONFIG["handlers"].items()}
@@ -63,7 +96,7 @@ def steady_gc() -> None:
 
 
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
-          access_log: bool = True) -> None:
+          access_log: bool = True, log_format: str = "text") -> None:
     """Run the server until interrupted (SchemaError when the database is outdated)."""
     import uvicorn
 
@@ -75,7 +108,8 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
     # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: here only
     # from the proxies named (the rate limits go by the address it gives)
     proxies = list(settings.trusted_proxies)
-    uvicorn.run(app, host=host, port=port, log_config=log_config(), access_log=access_log,
+    uvicorn.run(app, host=host, port=port, log_config=log_config(log_format, settings.owner),
+                access_log=access_log,
                 ws_max_size=64 * 1024, ws="websockets-sansio", proxy_headers=bool(proxies),
                 forwarded_allow_ips=proxies or None,
                 # views are small; compressing each costs more CPU than it saves on a LAN

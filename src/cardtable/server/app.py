@@ -22,12 +22,13 @@ from starlette.middleware.gzip import GZipMiddleware
 
 import cardtable
 from cardtable import web
-from cardtable.server import http_routes, limits, pairing, player_routes, ws_routes
+from cardtable.server import http_routes, limits, metrics, pairing, player_routes, ws_routes
 from cardtable.server.bodies import error_body
 from cardtable.server.guards import BodyTimeout
 from cardtable.server.headers import SecurityHeaders
 from cardtable.server.limits import RateLimits
 from cardtable.server.refusals import Refusal
+from cardtable.server.relay import Relay
 from cardtable.server.service import TableService
 from cardtable.server.settings import Settings
 from cardtable.store import Store, ensure_schema
@@ -69,7 +70,8 @@ class App(FastAPI):
 
 def create_app(settings: Settings) -> FastAPI:
     """The app for ``settings``; the database schema must be current (or the db empty)."""
-    store = Store(settings.db_url)
+    store = Store(settings.db_url, settings.lease if settings.cluster else None,
+                  settings.owner)
     ensure_schema(store.engine, settings.db_url)
     service = TableService(settings, store)
 
@@ -91,7 +93,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(player_routes.router(service))
     app.include_router(pairing.router(service))
     app.include_router(ws_routes.router(service))
+    app.include_router(metrics.router(service))
     add_page(app, service)
+    if service.relay is not None:      # innermost: inside the rate limits and headers
+        app.add_middleware(Relay, router=service.relay)
     app.add_middleware(RateLimits, settings=settings)
     app.add_middleware(BodyTimeout, timeout=settings.body_timeout)
     app.add_middleware(SecurityHeaders)     # the outermost: on limit/rate's answers too

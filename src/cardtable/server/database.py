@@ -21,6 +21,7 @@ import concurrent.futures
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,12 @@ log = logging.getLogger("cardtable.server")
 
 #: a batch is at most this many calls
 MAX_BATCH = 512
+
+
+def stale() -> Refusal:
+    """What a write is refused with while this process's lease is not current."""
+    return Refusal("server/unavailable", "this server process is handing its tables over; "
+                                         "try again in a moment")
 
 
 class Checkpoints:
@@ -102,6 +109,13 @@ class Database:
         self.pending: list[tuple[Callable[[Any], Any], asyncio.Future[Any]]] = []
         self.conn: Any = None
         self.checkpoints: Checkpoints | None = None
+        #: in a cluster, whether this process's lease is current (``cluster.Cluster.held``):
+        #: while it is not, nothing is written (server/unavailable), and ``on_stale`` is
+        #: called (docs/server.md: Scaling past one machine)
+        self.guard: Callable[[], bool] | None = None
+        self.on_stale: Callable[[], None] | None = None
+        #: told the seconds each commit took (``metrics``)
+        self.observe_commit: Callable[[float], None] | None = None
 
     def start(self) -> None:
         if self.inline:
@@ -137,6 +151,11 @@ class Database:
         result. The work is done whether or not anyone awaits the future."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
+        if self.guard is not None and not self.guard():
+            future.set_exception(stale())
+            if self.on_stale is not None:
+                self.on_stale()
+            return future
         if not self.inline:
             self.queue.put_nowait((work, future))
         elif self.conn is None:   # not started, or stopped: on a connection of the pool
@@ -184,6 +203,9 @@ class Database:
         # Each call checks before it writes, so one that raises has changed nothing and
         # the others still commit; a failing commit fails them all.
         out: list[tuple[bool, Any]] = []
+        if self.guard is not None and not self.guard():
+            return [(False, stale())] * len(batch)
+        started = time.perf_counter()
         try:
             with (conn.begin() if conn is not None else self.store.engine.begin()) as tx:
                 for work, _ in batch:
@@ -193,4 +215,6 @@ class Database:
                         out.append((False, exc))
         except Exception as exc:
             return [(False, exc)] * len(batch)
+        if self.observe_commit is not None:
+            self.observe_commit(time.perf_counter() - started)
         return out

@@ -64,6 +64,8 @@ class Pipeline:
         #: reloads after a failed commit whose player went away (kept: the loop holds
         #: tasks weakly)
         self.later: set[asyncio.Task[None]] = set()
+        #: told the seconds from a move's arrival to its broadcast (``metrics``)
+        self.observe_move: Callable[[float], None] | None = None
 
     async def play(self, room: Room, seat: int, move: str, version: int,
                    by_bot: bool = False) -> None:
@@ -74,6 +76,7 @@ class Pipeline:
         played, a cancellation while its commit is on its way lets the commit land and
         the rest (telling everyone, or reloading the table) follow it, the table's lock
         held until then (tests/server/test_pipeline.py)."""
+        started = time.perf_counter()
         await room.lock.acquire()
         held = True
         try:
@@ -88,6 +91,8 @@ class Pipeline:
             except Exception as exc:
                 await self._failed(room, new, exc)
             self._stored(room, new, result)
+            if self.observe_move is not None:
+                self.observe_move(time.perf_counter() - started)
         finally:
             if held:
                 room.lock.release()
@@ -210,6 +215,12 @@ class Pipeline:
         room.broken = True
         try:
             row = await self.db.run(lambda conn: self.store.load(conn, room.id))
+            if row.status != "over" and row.owner != self.rooms.settings.owner:
+                # taken over by another process of the cluster: its clients reconnect
+                log.warning("table %s: played by %s now; letting it go", room.id,
+                            row.owner, extra={"table": room.id})
+                self.rooms.let_room_go(room)
+                return
             fresh = room_from_row(row)
         except Exception:
             for conn in room.conns:

@@ -329,6 +329,19 @@ class Room:
                 summary.rematch = self.rematch
         return summary
 
+    def let_go(self, code: int = 1012) -> None:
+        """This process lets the room go (it cannot be read back, or another process of
+        the cluster plays it now): its bot stops, its connections are closed with
+        ``code`` (1012, service restart: a client reconnects, and the front address
+        takes it to the table's process)."""
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+            self.bot_task = None
+        for conn in self.conns:
+            conn.end(code)
+        self.conns.clear()
+        self.broken = True
+
 
 def bots_alone_think(seats: list[Seat], pace: float = 0.0) -> bool:
     """Bots alone play these seats, and one of them thinks in the bot pool (the random bot

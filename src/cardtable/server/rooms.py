@@ -188,6 +188,12 @@ class Rooms:
             return room
         return self.live.setdefault(table_id, room)
 
+    def let_room_go(self, room: Room, code: int = 1012) -> None:
+        """The room leaves this process's memory (``Room.let_go``)."""
+        room.let_go(code)
+        if self.live.get(room.id) is room:
+            del self.live[room.id]
+
     def keep_finished(self, room: Room) -> None:
         self.live.pop(room.id, None)
         self.finished[room.id] = room

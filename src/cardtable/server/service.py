@@ -11,6 +11,7 @@ import time
 
 from cardtable.server.bodies import CreateTable, SeatRequest
 from cardtable.server.chat import Chat
+from cardtable.server.cluster import Cluster
 from cardtable.server.connections import Connection
 from cardtable.server.database import Database
 from cardtable.server.endings import Endings
@@ -20,6 +21,7 @@ from cardtable.server.pairing import Pairing
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.players import Players
 from cardtable.server.refusals import Refusal
+from cardtable.server.relay import Router
 from cardtable.server.room import Room
 from cardtable.server.rooms import Rooms
 from cardtable.server.settings import Settings
@@ -44,6 +46,12 @@ class TableService:
         self.endings = Endings(store, self.db, self.pipeline, self.jobs)
         self.ticker: asyncio.Task[None] | None = None
         self.pairing = Pairing(self)
+        #: this process's lease and take-overs, in a cluster (``--cluster``)
+        self.cluster = Cluster(self) if settings.cluster else None
+        #: a table's requests relayed to its process, in a cluster (docs/server.md: Routing)
+        self.relay = Router(self) if settings.cluster else None
+        #: started, and not stopping (``/readyz``)
+        self.running = False
 
     # -- life cycle
 
@@ -51,13 +59,26 @@ class TableService:
         self.db.start()
         await self.jobs.start()
         await self.players.load()
+        if self.cluster is not None:
+            # a process killed a moment ago held it: wait for its lease to lapse
+            await self.cluster.claim(patience=self.settings.lease + 2)
         await self.rooms.load()
         for room in self.rooms.live.values():
             self.jobs.kick(room)
         self.ticker = asyncio.get_running_loop().create_task(self._tick())
         self.pairing.start()
+        if self.cluster is not None:
+            self.cluster.start()
+        self.running = True
+
+    def ready(self) -> bool:
+        """Started, not stopping, and in a cluster holding a current lease."""
+        return self.running and (self.cluster is None or self.cluster.held())
 
     async def stop(self) -> None:
+        self.running = False
+        if self.cluster is not None:
+            await self.cluster.halt()
         if self.ticker is not None:
             self.ticker.cancel()
         self.pairing.stop()
@@ -72,6 +93,10 @@ class TableService:
             if room.bot_task is not None:
                 room.bot_task.cancel()
         await self.db.stop()
+        if self.cluster is not None:
+            await self.cluster.release()
+        if self.relay is not None:
+            await self.relay.close()
         self.jobs.stop()
 
     async def _tick(self) -> None:
@@ -209,6 +234,14 @@ class TableService:
     async def join(self, room: Room, conn: Connection, since: int | None) -> None:
         """A new connection: its welcome, what it missed, and everyone's presence."""
         async with room.lock:
+            if room.broken:
+                # the room left memory while this connection waited (its commit failed,
+                # or another process of the cluster took it): its table may be ahead of
+                # the stored one; the client reconnects and finds the table afresh
+                conn.push(error_message(Refusal("server/unavailable", "the table is being "
+                                                "reloaded; connect again")))
+                conn.end(1012)
+                return
             try:
                 self.rooms.check_current(room)
                 self.rooms.admit(room, conn)

@@ -61,6 +61,13 @@ class Settings:
     # this process's name when several share one database: it creates, reloads and plays
     # only its own tables (None: the one default process)
     owner: str | None = None
+    # a process of a cluster (docs/server.md: Scaling past one machine): it holds a lease
+    # on its name in the database, renewed every third of ``lease`` seconds, and takes
+    # the tables of a process whose lease lapsed
+    cluster: bool = False
+    lease: float = 5.0
+    # the address (http://HOST:PORT) where the cluster's other processes reach this one
+    advertise: str | None = None
     chat_rate: float = 0.5           # chat lines a second per seat (a spectator: per connection)...
     chat_burst: float = 5.0          # ...with bursts of this many
     chat_history: int = 50           # lines a new connection is sent (per channel kept)

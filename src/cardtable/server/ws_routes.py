@@ -108,6 +108,10 @@ def router(service: TableService) -> APIRouter:
     @routes.websocket("/ws/tables/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        # in a cluster, another live process's table: joined to a connection there (asked
+        # before the table is read here: its log grows there meanwhile)
+        if service.relay is not None and await service.relay.websocket(websocket, table_id):
+            return
         try:
             room, seat, since, watcher = await opening(websocket, table_id)
         except Refusal as refusal:

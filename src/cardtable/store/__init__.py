@@ -108,6 +108,16 @@ heartbeats = sa.Table(
     sa.Column("alive", sa.Float, nullable=False),            # seconds since 1970
 )
 
+# the leases of the processes of a cluster (``cardtable serve --cluster``, migration
+# 0008_cluster): a process owns its tables while its lease is current; see store.leases
+lease_rows = sa.Table(
+    "leases", metadata,
+    sa.Column("owner", sa.String(64), primary_key=True),     # the process's name
+    sa.Column("holder", sa.String(32), nullable=False),      # its run (a random id)
+    sa.Column("expires", sa.Float, nullable=False),          # the database's clock
+    sa.Column("address", sa.String(255), nullable=True),     # where the others reach it
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: chat lines of each channel loaded with a table (the server sends at most these)
 CHAT_KEPT = 100
@@ -126,8 +136,10 @@ def default_url() -> str:
     return f"sqlite:///{data_folder() / 'cardtable.db'}"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite files get WAL mode and their folder is created."""
+def make_engine(url: str, idle_timeout: float | None = None) -> Engine:
+    """An engine for ``url``; SQLite files get WAL mode and their folder is created.
+    ``idle_timeout`` (PostgreSQL): seconds after which the database ends a session left
+    idle inside a transaction (a process paused mid-commit lets its locks go)."""
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
@@ -144,6 +156,9 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if idle_timeout is not None and parsed.get_backend_name() == "postgresql":
+        options = f"-c idle_in_transaction_session_timeout={int(idle_timeout * 1000)}"
+        return sa.create_engine(url, pool_pre_ping=True, connect_args={"options": options})
     return sa.create_engine(url, pool_pre_ping=True)
 
 
@@ -270,12 +285,14 @@ class TableRow:
     bot_pace: float | None = None
 
 
-def _append_sql(postgres: bool, over: bool) -> tuple[str, str]:
+def _append_sql(postgres: bool, over: bool, named: bool) -> tuple[str, str]:
     """append_move's statements, in the driver's parameter style (qmark for sqlite3,
-    format for psycopg)."""
+    format for psycopg). The bump is conditional on the version and on the owner: a
+    process whose table was taken over (``store.leases``) cannot append to it."""
     bump = ("UPDATE tables SET version = ?, updated = ?"
             + (", status = 'over', result = ?" if over else "")
-            + " WHERE id = ? AND version = ?")
+            + " WHERE id = ? AND version = ? AND "
+            + ("owner = ?" if named else "owner IS NULL"))
     insert = "INSERT INTO moves (table_id, version, seat, notation) VALUES (?, ?, ?, ?)"
     if postgres:
         bump = (f"WITH bumped AS ({bump} RETURNING id) INSERT INTO moves "
@@ -285,8 +302,9 @@ def _append_sql(postgres: bool, over: bool) -> tuple[str, str]:
     return bump, insert
 
 
-_APPEND = {(postgres, over): _append_sql(postgres, over)
-           for postgres in (False, True) for over in (False, True)}
+_APPEND = {(postgres, over, named): _append_sql(postgres, over, named)
+           for postgres in (False, True) for over in (False, True)
+           for named in (False, True)}
 
 
 _SAVE_CLOCK = {False: "UPDATE tables SET clock = ? WHERE id = ?",
@@ -321,15 +339,19 @@ def table_log(game: str, options: dict[str, Any], seed: int | None,
 
 
 class ConflictError(RuntimeError):
-    """The stored version is not the one the move follows (the log was not appended)."""
+    """The stored version is not the one the move follows, or the table is no longer the
+    process's own (the log was not appended)."""
 
 
 class Store:
     """Synchronous storage calls; the server runs them on one database thread."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, idle_timeout: float | None = None,
+                 owner: str | None = None) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, idle_timeout)
+        #: the server process whose tables this store appends moves to (its --owner)
+        self.owner = owner
 
     def close(self) -> None:
         self.engine.dispose()
@@ -442,28 +464,33 @@ class Store:
 
     def append_move(self, conn: Connection, table_id: str, version: int, seat: int,
                     notation: str, result: dict[str, Any] | None) -> None:
-        """Record the move that makes ``version``, bumping the table's version with it.
+        """Record the move that makes ``version``, bumping the table's version with it,
+        if the table is at ``version - 1`` and still this process's (``owner``'s).
 
         The hot path of the server (one call per accepted move), so it runs two fixed SQL
         statements on the driver's own cursor, inside ``conn``'s transaction: building
         them with SQLAlchemy each time cost about 0.4 ms a move, the driver 0.02."""
         postgres = conn.dialect.name == "postgresql"
-        sql = _APPEND[postgres, result is not None]
+        owner = self.owner
+        sql = _APPEND[postgres, result is not None, owner is not None]
         bump: tuple[Any, ...] = (version, now(precise=True))
         if result is not None:
             bump += (json.dumps(result),)
+        mine: tuple[Any, ...] = () if owner is None else (owner,)
         cursor = conn.connection.cursor()
         try:
             if postgres:
                 # one round trip: the insert happens only if the version was bumped
-                cursor.execute(sql[0], (*bump, table_id, version - 1, version, seat,
+                cursor.execute(sql[0], (*bump, table_id, version - 1, *mine, version, seat,
                                         notation))
                 if cursor.fetchone() is None:
-                    raise ConflictError(f"table {table_id} is not at version {version - 1}")
+                    raise ConflictError(f"table {table_id} is not at version {version - 1}"
+                                        " or not this process's")
                 return
-            cursor.execute(sql[0], (*bump, table_id, version - 1))
+            cursor.execute(sql[0], (*bump, table_id, version - 1, *mine))
             if cursor.rowcount != 1:
-                raise ConflictError(f"table {table_id} is not at version {version - 1}")
+                raise ConflictError(f"table {table_id} is not at version {version - 1}"
+                                    " or not this process's")
             cursor.execute(sql[1], (table_id, version, seat, notation))
         finally:
             cursor.close()
@@ -488,8 +515,11 @@ class Store:
     def _row(self, conn: Connection, r: Any) -> TableRow:
         seat_rows = conn.execute(seats.select().where(seats.c.table_id == r.id)
                                  .order_by(seats.c.seat)).all()
+        # the moves up to the version read (another process playing the table may have
+        # appended more since: a reader of another's table sees it as it was)
         move_rows = conn.execute(sa.select(moves.c.version, moves.c.seat, moves.c.notation)
-                                 .where(moves.c.table_id == r.id)
+                                 .where(moves.c.table_id == r.id,
+                                        moves.c.version <= r.version)
                                  .order_by(moves.c.version)).all()
         if [m.version for m in move_rows] != list(range(1, r.version + 1)):
             raise RuntimeError(f"table {r.id}: its move log does not match its version")

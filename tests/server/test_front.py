@@ -1,0 +1,145 @@
+"""One address, many processes (docs/server.md, "Routing"): any process of a cluster
+answers a table's requests, relaying them to the table's process; behind HAProxy
+(Debian's, started by the test on loopback, round robin over three processes, health
+checked on ``/readyz``) whole games are played through the front address, their two
+players' connections on different processes, and a process killed mid-game is replaced
+with nobody touching anything."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+from cardtable import store
+from cardtable.store import pgtemp
+from tests.needs import missing
+from tests.server.conftest import Server
+from tests.server.test_cluster import Player, check_logs, member, metric
+
+GAMES = [
+    ("sequence", {}),
+    ("threethirteen", {}),
+    ("drawbridge", {"target": 1}),
+]
+
+
+class Front(Server):
+    """HAProxy on 127.0.0.1 and a free port, round robin over ``servers``: the one
+    address the clients know (a Server to the test's clients)."""
+
+    def __init__(self, folder: Path, servers: list[Server]) -> None:  # noqa: PLW0231
+        binary = shutil.which("haproxy") or (
+            "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+        if binary is None:
+            missing("HAProxy", "the cluster's front address")
+        self.binary = binary
+        self.port = pgtemp.free_port()
+        self.config = folder / f"haproxy-{self.port}.cfg"
+        lines = [
+            "global", "    maxconn 4096",
+            "defaults", "    mode http", "    timeout connect 2s",
+            "    timeout client 1h", "    timeout server 1h", "    timeout tunnel 1h",
+            "    option redispatch", "    retries 3",
+            "frontend cards", f"    bind 127.0.0.1:{self.port}",
+            "    default_backend cardtable",
+            "backend cardtable", "    balance roundrobin",
+            "    option httpchk GET /readyz", "    http-check expect status 200",
+            "    default-server inter 500ms fall 2 rise 1",
+            *(f"    server {name} 127.0.0.1:{server.port} check"
+              for name, server in zip("abcdefgh", servers, strict=False)),
+        ]
+        self.config.write_text("\n".join(lines) + "\n")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Front:
+        self.proc = subprocess.Popen([self.binary, "-f", str(self.config), "-db"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/readyz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("HAProxy did not answer")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+def test_any_process_answers_for_the_table_s_process(db_url: str, tmp_path: Path) -> None:
+    """Without a proxy: a table created at one process is read, seated and played
+    through the two others, each seat's connection at a different process."""
+    servers = [member(db_url, tmp_path, name).start() for name in "abc"]
+    a, b, c = servers
+    try:
+        table = a.create("sequence", [{"kind": "person"}, {"kind": "person"}])
+        tid = table["id"]
+        summary = b.get(f"/api/tables/{tid}")
+        assert summary.status_code == 200 and summary.json()["id"] == tid
+        tokens = {0: b.take(tid, 0), 1: c.take(tid, 1)}
+        assert a.get(f"/api/tables/{tid}").json()["seats"][1]["taken"]
+        players = {(tid, 0): Player([b], tid, tokens[0], 1).start(),
+                   (tid, 1): Player([c], tid, tokens[1], 2).start()}
+        for player in players.values():
+            player.join(240)
+        check_logs(a, players, [tid])
+        assert metric(b, "cardtable_relayed_total") >= 2
+        assert metric(c, "cardtable_relayed_total") >= 2
+        # a relayed refusal is the owner's
+        refused = b.post(f"/api/tables/{tid}/seats/0", {"name": "Ann"})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] in (
+            "seat/taken", "move/game-over")
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.mark.slow
+def test_whole_games_through_haproxy_and_a_process_killed(db_url: str,
+                                                          tmp_path: Path) -> None:
+    servers = [member(db_url, tmp_path, name).start() for name in "abc"]
+    front = Front(tmp_path, servers).start()
+    try:
+        ids, tokens = [], {}
+        for game, options in GAMES:
+            answer = front.post("/api/tables", {"game": game, "options": options,
+                                                "seats": [{"kind": "person"}] * 2})
+            assert answer.status_code == 201, answer.text
+            tid = answer.json()["id"]
+            ids.append(tid)
+            for seat in (0, 1):
+                taken = front.post(f"/api/tables/{tid}/seats/{seat}", {"name": "Dara"})
+                assert taken.status_code == 200, taken.text
+                tokens[tid, seat] = taken.json()["token"]
+        players = {key: Player([front], key[0], token, n).start()
+                   for n, (key, token) in enumerate(tokens.items())}
+        time.sleep(3)
+        engine = sa.create_engine(db_url)
+        with engine.connect() as conn:
+            name = conn.execute(sa.select(store.tables.c.owner)
+                                .where(store.tables.c.id == ids[0])).scalar_one()
+        engine.dispose()
+        owner = servers["abc".index(name)]
+        owner.kill()                                        # kill -9, mid-game
+        for player in players.values():
+            player.join(300)
+        live = [s for s in servers if s is not owner]
+        for tid in ids:
+            record = front.get(f"/api/tables/{tid}/record")
+            assert record.status_code == 200
+        check_logs(live[0], players, ids)
+        assert sum(metric(s, "cardtable_relayed_total") for s in live) > 0
+    finally:
+        front.stop()
+        for server in servers:
+            server.stop()

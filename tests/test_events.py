@@ -129,6 +129,10 @@ def test_describe_gives_a_front_end_the_board_the_teams_and_the_phases() -> None
     assert bridge["exports"] == ["pbn"] and info["exports"] == []
     rummy = cardtable.new_game("threethirteen").describe()
     assert rummy["wild_ranks"] == list("3456789TJQK")  # 3.2: threes wild in round 1
+    # the page's house rule: Draw Bridge's tables start with undertricks, the engine not
+    assert bridge["house_rules"] == {"undertricks": True}
+    assert bridge["options"]["undertricks"] is False
+    assert info["house_rules"] == {} == rummy["house_rules"]
 
 
 def test_views_say_which_cards_are_dead_and_which_discards_go_out() -> None:

@@ -228,6 +228,10 @@ class Declaration:
     #: the game's package has a ``review`` module: a finished game's losses against
     #: perfect play (``review(positions)``, ``deals(final)``; Draw Bridge's)
     review: bool = False
+    #: options the web page's tables start with where the engine's default would make a
+    #: poor table (a documented house rule), as (option, value) pairs: Draw Bridge's
+    #: ``undertricks``; the engine's defaults stay the source's rules
+    house_rules: tuple[tuple[str, Any], ...] = ()
 
     def option(self, name: str) -> OptionSpec:
         """The spec of option ``name`` (KeyError if the game has none)."""
@@ -455,9 +459,9 @@ class Game:
     def describe(self) -> dict[str, Any]:
         """What a front end needs to draw this game, as JSON-able data: the declaration's
         facts (name, title, blurb, phases, board, export formats, whether it has a
-        review), these options, each seat's team and the game's own facts (Draw Bridge:
-        the call grid; Sequence: what each jack does; Three Thirteen: the rounds and the
-        wild rank of each)."""
+        review, the web page's house rules), these options, each seat's team and the
+        game's own facts (Draw Bridge: the call grid; Sequence: what each jack does; Three
+        Thirteen: the rounds and the wild rank of each)."""
         d = self.declaration
         return {
             "name": d.name,
@@ -471,6 +475,7 @@ class Game:
             "exports": list(d.exports),
             "blurb": d.blurb,
             "review": d.review,
+            "house_rules": dict(d.house_rules),
             **self._facts(),
         }
 

@@ -109,6 +109,17 @@ def test_play_now_seats_you_against_a_bot_in_one_click(browser: Any, server: str
     table = p.page.url.rstrip("/").split("/t/")[1]
     summary = p.page.request.get(f"{server}/api/tables/{table}").json()
     assert summary["seats"][1]["bot"] == "ismcts"
+    # the page's house rule (issue 37, defect 3): a failed contract costs undertricks, said
+    # on the game's card; "Play now" and the new table's form start with it
+    assert summary["options"]["undertricks"] is True
+    p.page.goto(server + "/")
+    rule = p.page.inner_text('.game-card[data-game="drawbridge"] .house-rule')
+    assert rule.startswith("House rule: A failed contract gives the defender 50 points"), rule
+    assert p.page.locator('.game-card[data-game="sequence"] .house-rule').count() == 0
+    p.page.select_option("#game", "drawbridge")
+    assert p.page.is_checked("#opt-undertricks")
+    p.page.select_option("#game", "sequence")
+    assert p.page.locator("#opt-undertricks").count() == 0
     p.close()
 
 

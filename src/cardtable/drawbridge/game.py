@@ -65,6 +65,9 @@ DECLARATION = Declaration(
     exports=("pbn",),
     blurb="Two players: win tricks to draw the cards, then bid and play them out.",
     review=True,
+    # the source gives a failed contract no penalty, so two strong players need never end
+    # a match (docs/bots.md): the page's tables play with undertricks on
+    house_rules=(("undertricks", True),),
 )
 
 HAND_SIZE = 13

@@ -126,6 +126,8 @@ class GameInfo(Out):
     blurb: str
     #: a finished table has a review (GET /api/tables/{id}/review gives its deals)
     review: bool
+    #: the options the page's tables start with (a house rule: Draw Bridge's undertricks)
+    house_rules: dict[str, Any] = {}
 
 
 class Games(Out):

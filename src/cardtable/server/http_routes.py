@@ -99,6 +99,7 @@ def games() -> Games:
                  default_players=d.default_players, phases=list(d.phases),
                  board=None if d.board is None else [list(row) for row in d.board],
                  exports=list(d.exports), blurb=d.blurb, review=d.review,
+                 house_rules=dict(d.house_rules),
                  options=[OptionInfo(name=o.name, default=o.default,
                                      kind=o.kind, choices=list(o.choices), minimum=o.minimum,
                                      maximum=option_maximum(o), none_ok=o.none_ok,

@@ -118,27 +118,42 @@ async function loadGames() {
   return gamesCache;
 }
 
-function optionInput(spec, players) {
+/** The house rules a game's tables start with on this page (GET /api/games' house_rules:
+ *  Draw Bridge's undertricks), each said in the lobby. */
+function houseRules(game) {
+  return { ...(game.house_rules || {}) };
+}
+
+/** The lobby's words for a game's house rules: each rule's option help, after "House rule:". */
+function houseRuleLines(game) {
+  return Object.keys(houseRules(game)).map((name) => {
+    const spec = game.options.find((o) => o.name === name);
+    return h("p", { class: "house-rule", "data-option": name },
+      _("House rule: {rule}", { rule: spec && spec.help ? _(spec.help) : optionLabel(name) }));
+  });
+}
+
+function optionInput(spec, house = {}) {
   const id = `opt-${spec.name}`;
   const help = spec.help ? h("small", { class: "help" }, _(spec.help)) : null;
+  const start = spec.name in house ? house[spec.name] : spec.default;
   let input;
   if (spec.kind === "bool") {
-    input = h("input", { type: "checkbox", id, name: spec.name, checked: !!spec.default });
+    input = h("input", { type: "checkbox", id, name: spec.name, checked: !!start });
     return h("div", { class: "field check" }, input, h("label", { for: id }, optionLabel(spec.name)), help);
   }
   if (spec.kind === "choice") {
     const choices = [...(spec.choices || [])];
     if (spec.none_ok && !choices.includes(null)) choices.unshift(null);
     input = h("select", { id, name: spec.name },
-      choices.map((c) => h("option", { value: c === null ? "" : String(c), selected: c === spec.default },
+      choices.map((c) => h("option", { value: c === null ? "" : String(c), selected: c === start },
         choiceLabel(c))));
   } else {
     input = h("input", {
       type: "number", id, name: spec.name, min: spec.minimum ?? null, max: spec.maximum ?? null,
-      value: spec.default ?? "", placeholder: spec.none_ok ? _("automatic") : null,
+      value: start ?? "", placeholder: spec.none_ok ? _("automatic") : null,
     });
   }
-  void players;
   return h("div", { class: "field" }, h("label", { for: id }, optionLabel(spec.name)), input, help);
 }
 
@@ -208,7 +223,7 @@ async function lobby() {
   function drawGame() {
     const decl = games.find((g) => g.name === gameSelect.value);
     playersSelect.replaceChildren(...decl.players.map((p) => h("option", { value: p, selected: p === decl.default_players }, String(p))));
-    optionsBox.replaceChildren(...decl.options.map((spec) => optionInput(spec)));
+    optionsBox.replaceChildren(...decl.options.map((spec) => optionInput(spec, houseRules(decl))));
     drawSeats();
   }
   gameSelect.addEventListener("change", drawGame);
@@ -317,7 +332,7 @@ function gamePicker(games, levels, nameBox, moreOptions) {
       const who = playName.value.trim();
       localStorage.setItem("cardtable:name", who);
       try {
-        const table = await api("POST", "/api/tables", { game: g.name, options: {}, seats, takeover_after: null });
+        const table = await api("POST", "/api/tables", { game: g.name, options: houseRules(g), seats, takeover_after: null });
         await takeSeat(table.id, 0, who);
         navigate(`/t/${encodeURIComponent(table.id)}`);
       } catch (err) {
@@ -330,12 +345,13 @@ function gamePicker(games, levels, nameBox, moreOptions) {
       h("div", { class: "game-card-body" },
         h("h3", {}, gameTitle(g.name)),
         h("p", { class: "game-line" }, g.blurb ? _(g.blurb) : ""),
+        ...houseRuleLines(g),
         levelSelect ? h("label", { class: "level-choice" }, _("Bot level"), " ", levelSelect) : null,
         strength,
         h("div", { class: "row-buttons" },
           h("button", { class: "primary play-now", id: `play-now-${g.name}`, onclick: (e) => play(e.currentTarget) },
             _("Play now against a bot")),
-          findButton(g.name, nameBox, navigate),
+          findButton(g.name, nameBox, navigate, houseRules(g)),
           h("button", { class: "more-options", onclick: () => moreOptions(g.name) }, _("More options")),
           h("a", { href: `/rules/${g.name}`, "data-link": true, class: "small-link" }, _("How to play")))));
   });

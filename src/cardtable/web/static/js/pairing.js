@@ -41,15 +41,15 @@ export function botWaitField() {
 
 /** The "Find me an opponent" button of a game's card: its waiting panel replaces the
  *  card's buttons until the table is found (then ``navigate`` opens it) or cancelled. */
-export function findButton(game, nameBox, navigate) {
+export function findButton(game, nameBox, navigate, options = {}) {
   const button = h("button", {
     class: "find-opponent", id: `find-${game}`,
-    onclick: () => find(game, nameBox, navigate, button),
+    onclick: () => find(game, nameBox, navigate, button, options),
   }, _("Find me an opponent"));
   return button;
 }
 
-async function find(game, nameBox, navigate, button) {
+async function find(game, nameBox, navigate, button, options) {
   const row = button.closest(".row-buttons");
   const wait = botWait();
   const who = nameBox.value.trim();
@@ -58,7 +58,7 @@ async function find(game, nameBox, navigate, button) {
   let ticket;
   try {
     await ensurePlayer();
-    const body = { game, options: {}, bot_after: wait === "never" ? null : Number(wait) };
+    const body = { game, options, bot_after: wait === "never" ? null : Number(wait) };
     if (who) body.name = who;
     ticket = await api("POST", "/api/pairing", body, undefined, playerHeaders());
   } catch (err) {

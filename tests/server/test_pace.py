@@ -67,7 +67,10 @@ def test_bots_wait_the_table_pace_after_the_move_before(paced: Server) -> None:
         if message["type"] == "over":
             break
     gaps = [b - a for a, b in zip(arrived, arrived[1:], strict=False)]
-    assert len(arrived) >= 6 and min(gaps) >= 0.25, gaps
+    # measured where the events arrive: one delivered late (seen: 80 ms, on a loaded
+    # machine) shortens the gap after it by as much; the pace holds over the whole game
+    assert len(arrived) >= 6 and min(gaps) >= 0.2, gaps
+    assert arrived[-1] - arrived[0] >= 0.29 * len(gaps), gaps
     # a person and a bot at 0.5 s: the bot's answer comes half a second after the move
     table = paced.create("sequence", [{"kind": "person"}, {"kind": "bot", "bot": "random"}],
                          bot_pace=0.5)
@@ -104,7 +107,7 @@ def test_a_takeover_moves_at_a_human_pace_and_ends_with_the_game(paced: Server) 
     # an instant table: its own bot moves at once, the takeover at the server's pace
     table = paced.create("sequence", [{"kind": "person"}, {"kind": "bot", "bot": "random"}],
                          {"max_turns": 8}, bot_pace="instant",
-                         clock={"kind": "move", "seconds": 1, "timeouts": 1})
+                         clock={"kind": "move", "seconds": 3, "timeouts": 1})
     token = paced.take(table["id"], 0)
     idle = Client(paced, table["id"], token)      # connected, and makes no move
     seen = seat_events(idle)
@@ -137,7 +140,7 @@ def test_a_takeover_moves_at_a_human_pace_and_ends_with_the_game(paced: Server) 
 def test_the_person_comes_back_at_any_move(paced: Server) -> None:
     table = paced.create("sequence", [{"kind": "person"}, {"kind": "bot", "bot": "random"}],
                          {"max_turns": 60}, bot_pace="instant",
-                         clock={"kind": "move", "seconds": 1, "timeouts": 1})
+                         clock={"kind": "move", "seconds": 3, "timeouts": 1})
     token = paced.take(table["id"], 0)
     me = Client(paced, table["id"], token)
     presence = me.until("presence", timeout=10)

@@ -73,12 +73,13 @@ def same_end(a: Player, animated: Player, reduced: Player) -> None:
     scores = a.page.evaluate(SCORES)
     assert animated.page.evaluate(SCORES) == reduced.page.evaluate(SCORES) == scores
     assert played(reduced) == 0
-    assert played(animated) > 0 and played(a) > 0
+    assert played(animated) > 0
 
 
 def test_a_whole_draw_bridge_match_animated_or_not_and_the_auction_kept(
         browser: Any, server: str, shots: Path) -> None:
     a = Player(browser, server)
+    a.page.emulate_media(reduced_motion="reduce")   # the animated spectator shows motion
     table = a.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
     animated, reduced = watchers(browser, server, table)
     kept = False
@@ -131,6 +132,9 @@ def test_a_whole_draw_bridge_match_animated_or_not_and_the_auction_kept(
 
 def test_a_whole_three_thirteen_game_animated_or_not(browser: Any, server: str) -> None:
     a = Player(browser, server)
+    # the player plays without motion (a move's animation holds the next event, and a
+    # match is some 270 moves): the animated spectator is the one that shows it
+    a.page.emulate_media(reduced_motion="reduce")
     table = a.create("threethirteen", ["person", "bot:heuristic"])
     animated, reduced = watchers(browser, server, table)
     end = time.monotonic() + 500

@@ -154,6 +154,8 @@ def threethirteen_move(p: Player, take: bool = False) -> None:
 def test_two_browsers_play_a_whole_sequence_game(browser: Any, server: str, shots: Path) -> None:
     a = Player(browser, server)
     b = Player(browser, server)
+    for p in (a, b):   # motion: test_live, test_live_games (it holds events)
+        p.page.emulate_media(reduced_motion="reduce")
     table = a.create("sequence", ["person", "person"], name="Dara")
     invite = a.page.locator("#invites input").first.input_value()
     assert invite.endswith(f"/t/{table}?seat=1")
@@ -203,6 +205,7 @@ def test_two_browsers_play_a_whole_sequence_game(browser: Any, server: str, shot
 
 def test_a_draw_bridge_deal_against_a_bot(browser: Any, server: str, shots: Path) -> None:
     p = Player(browser, server)
+    p.page.emulate_media(reduced_motion="reduce")   # motion: test_live, test_live_games
     p.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
     seen = set()
     end = time.monotonic() + 240
@@ -237,6 +240,7 @@ def test_a_draw_bridge_deal_against_a_bot(browser: Any, server: str, shots: Path
 
 def test_a_three_thirteen_round_against_bots(browser: Any, server: str, shots: Path) -> None:
     p = Player(browser, server)
+    p.page.emulate_media(reduced_motion="reduce")   # motion: test_live, test_live_games
     p.create("threethirteen", ["person", "bot:random", "bot:random"])
     assert "3" in p.page.inner_text("#wild-rank")
     turns = 0

@@ -186,6 +186,7 @@ def test_a_held_trick_and_the_peek_at_the_last_one(browser: Any, server: str,
 def test_a_single_legal_card_plays_itself(browser: Any, server: str) -> None:
     # following suit in the draw too: a seat often holds one card of the suit led
     p = Player(browser, server, viewport=DESKTOP)
+    p.page.emulate_media(reduced_motion="reduce")   # no animation holds the bot's answers
     preset(p, autoPlay=True)
     table = httpx.post(f"{server}/api/tables", json={
         "game": "drawbridge", "options": {"target": 1, "follow_suit_in_draw": True},

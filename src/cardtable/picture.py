@@ -191,6 +191,17 @@ def check_seat(seat: Any, players: int) -> int | None:
     return index
 
 
+def row_hands(parts: dict[int, Any], seat: int, players: int) -> list[list[str] | int]:
+    """A batched row's hands, drawn from the observations ``parts`` (seat -> sections) of
+    the seats shown: a shown seat's cards by name, another's count from ``seat``'s
+    ``hand_sizes`` (ordered from ``seat``)."""
+    from cardtable.cards import CARD_NAMES
+
+    sizes = [int(parts[seat]["hand_sizes"][(s - seat) % players]) for s in range(players)]
+    return [[name for c, name in enumerate(CARD_NAMES) for _ in range(int(parts[s]["hand"][c]))]
+            if s in parts else sizes[s] for s in range(players)]
+
+
 def html(svg: str) -> str:
     """A picture for a notebook's HTML output."""
     return f'<div class="cardtable-picture" style="display:inline-block">{svg}</div>'

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable import picture as p
-from cardtable.cards import CARD_NAMES
 from cardtable.sequence.board import BOARD, parse_cell
 from cardtable.sequence.game import SequenceGame, SequenceState
 
@@ -59,14 +58,7 @@ def scene_of_tensors(game: SequenceGame, parts: dict[int, dict[str, Any]],
                 if own["chips"][k][r][c]:
                     board[r][c] = (team + k) % teams
     locked = {r * 10 + c for r in range(10) for c in range(10) if own["locked"][r][c]}
-    sizes = [int(own["hand_sizes"][(s - seat) % n]) for s in range(n)]
-    hands: list[list[str] | int] = []
-    for s in range(n):
-        if s in parts:
-            hands.append([name for card, name in enumerate(CARD_NAMES)
-                          for _ in range(int(parts[s]["hand"][card]))])
-        else:
-            hands.append(sizes[s])
+    hands = p.row_hands(parts, seat, n)
     counts = [int(own["sequences"][(t - team) % teams]) for t in range(teams)]
     return {"board": board, "locked": locked, "hands": hands, "tops": [None] * n,
             "discarded": int(sum(own["discards"])), "stock": int(own["stock_size"][0]),

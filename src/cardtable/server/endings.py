@@ -84,16 +84,8 @@ class Endings:
                 clock.stop()
                 clock_text = clock.to_json()
 
-            def write(conn: Any) -> None:
-                self.store.append_move(conn, room.id, stored, seat, f"!{kind}",
-                                       result)
-                if clock_text is not None:
-                    self.store.save_clock(conn, room.id, clock_text)
-
-            try:
-                await asyncio.shield(self.db.run(write))
-            except Exception as exc:
-                await self.pipeline._failed(room, table.version, exc)
+            await self._write(room, table.version, stored, seat, f"!{kind}", result,
+                              clock_text)
             room.shift += 1
             log.info("table %s: seat %d %s", room.id, seat,
                      "resigned" if kind == "resign" else "aborted the game")
@@ -146,6 +138,21 @@ class Endings:
                 await self._undo(room, asker)
         self.jobs.kick(room)
 
+    async def _write(self, room: Room, version: int, stored: int, seat: int, notation: str,
+                     result: dict[str, Any] | None, clock_text: str | None) -> None:
+        """A table-level row (``!resign``, ``!abort``, ``!undo K``) appended to the log with
+        the clock, as a move is; a failed commit reloads the table and refuses."""
+
+        def write(conn: Any) -> None:
+            self.store.append_move(conn, room.id, stored, seat, notation, result)
+            if clock_text is not None:
+                self.store.save_clock(conn, room.id, clock_text)
+
+        try:
+            await asyncio.shield(self.db.run(write))
+        except Exception as exc:
+            await self.pipeline._failed(room, version, exc)
+
     async def _undo(self, room: Room, seat: int) -> None:
         """Under the room's lock: the takeback made, stored, and told."""
         self.stop_bot(room)
@@ -159,16 +166,8 @@ class Endings:
             room.run_clock()
             clock_text = room.clock.to_json()
 
-        def write(conn: Any) -> None:
-            self.store.append_move(conn, room.id, stored, seat, f"!undo {count}",
-                                   None)
-            if clock_text is not None:
-                self.store.save_clock(conn, room.id, clock_text)
-
-        try:
-            await asyncio.shield(self.db.run(write))
-        except Exception as exc:
-            await self.pipeline._failed(room, table.version, exc)
+        await self._write(room, table.version, stored, seat, f"!undo {count}", None,
+                          clock_text)
         room.shift += count + 1
         room.moved_at = time.monotonic()
         log.info("table %s: seat %d took back %d moves", room.id, seat, count)

@@ -49,14 +49,7 @@ def scene_of_tensors(game: ThreeThirteenGame, parts: dict[int, dict[str, Any]],
         found = [k for k, v in enumerate(own[section]) if v]
         return found[0] if found else -1
 
-    sizes = [int(own["hand_sizes"][(s - seat) % n]) for s in range(n)]
-    hands: list[list[str] | int] = []
-    for s in range(n):
-        if s in parts:
-            hands.append([name for c, name in enumerate(CARD_NAMES)
-                          for _ in range(int(parts[s]["hand"][c]))])
-        else:
-            hands.append(sizes[s])
+    hands = p.row_hands(parts, seat, n)
     top = first("top_discard")
     out = first("went_out")
     shown = [CARD_NAMES[c] for c in range(52) for _ in range(int(own["shown_melds"][c]))]

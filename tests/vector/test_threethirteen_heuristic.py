@@ -95,7 +95,7 @@ def deals(options: dict[str, Any], seeds: range) -> list[ThreeThirteenState]:
 def late(options: dict[str, Any], seeds: range, round_: int) -> list[ThreeThirteenState]:
     """Matches set up at the start of ``round_`` (big hands, a quick end)."""
     game = cardtable.new_game("threethirteen", **options)
-    return [game.setup(round=round_, seed=s,  # type: ignore[attr-defined]
+    return [game.setup(round=round_, seed=s,  # type: ignore[misc]
                        scores=[s % 7 + k for k in range(game.num_players)]) for s in seeds]
 
 

@@ -1,0 +1,152 @@
+"""Draw Bridge's batched heuristic against the scalar bot, move for move (issue 36): in
+every row of a batch and at every step, the kernel's move is the one move
+``HeuristicBot("heuristic")`` scores 1 (the scalar heuristic names exactly one), and the
+score of every legal move is the bot's; the match then goes on with that move in both
+engines (heuristic against heuristic: contracts bid, doubled and redoubled, played out).
+Where the engines deal in their own order (the next deal of a match) the batch is given
+the scalar engine's deal."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("numba", reason="the vector extra is not installed: pip install "
+                    "'cardtable[vector]'")
+
+import numpy as np  # noqa: E402
+
+import cardtable  # noqa: E402
+from cardtable.bots.base import HeuristicBot, heuristic_for  # noqa: E402
+from cardtable.drawbridge.game import BID, DOUBLE, PASS, REDOUBLE, DrawBridgeState  # noqa: E402
+from cardtable.vector import VectorDrawBridge, make_engine  # noqa: E402
+from cardtable.vector import drawbridge_heuristic as batched  # noqa: E402
+from cardtable.vector.drawbridge_heuristic import (  # noqa: E402
+    heuristic_actions,
+    heuristic_scores,
+)
+from tests.configs import CONFIGS, params  # noqa: E402
+
+DRAWBRIDGE = [c for c in CONFIGS if c.game == "drawbridge"]
+
+
+def kind(state: DrawBridgeState, a: int) -> str:
+    if a < BID:
+        return f"{state.phase} card"
+    return {PASS: "pass", DOUBLE: "double", REDOUBLE: "redouble"}.get(a, "bid")
+
+
+def play_both(options: dict[str, Any], states: list[DrawBridgeState], steps: int,
+              seed: int, version: str = "heuristic", random_every: int = 0) -> Counter[str]:
+    """Rows of the batched engine holding ``states``, each step the kernel's move played
+    in both (in every ``random_every``-th row, seat 1's move is random but a double
+    whenever it may, so that overbids, doubles and redoubles come up; the kernel's
+    choice is checked there too); returns what came up."""
+    engine = VectorDrawBridge(**options)
+    batch = engine.from_states(states)
+    bot = HeuristicBot(seed, version)
+    rng = random.Random(seed)
+    seen: Counter[str] = Counter()
+    for _ in range(steps):
+        scores = heuristic_scores(engine, batch)
+        actions = heuristic_actions(engine, batch)
+        for r, state in enumerate(states):
+            if state.is_terminal:
+                assert actions[r] == -1 and np.isneginf(scores[r]).all()
+                continue
+            seat = state.current_player
+            assert seat is not None
+            expected = {a.id: s for s, a in bot.scores(state, seat)}
+            legal = np.flatnonzero(~np.isneginf(scores[r]))
+            assert sorted(expected) == legal.tolist(), (r, "the legal actions differ")
+            chosen = [a for a, s in expected.items() if s == 1.0]
+            assert len(chosen) == 1
+            assert int(actions[r]) == chosen[0], (r, state.phase, int(actions[r]), chosen)
+            for a, s in expected.items():
+                assert scores[r, a] == s
+            seen["positions"] += 1
+            seen[kind(state, chosen[0])] += 1
+            if random_every and r % random_every == 0 and seat == 1:
+                actions[r] = DOUBLE if DOUBLE in expected else rng.choice(sorted(expected))
+        live = np.array([not s.is_terminal for s in states])
+        if not live.any():
+            break
+        numbers = [s.deal_number for s in states]
+        engine.step(batch, np.where(live, actions, 0), active=live, autoreset=False)
+        for r, state in enumerate(states):
+            if not live[r]:
+                continue
+            state.apply(int(actions[r]))
+            seen["ended"] += state.is_terminal
+            if not state.is_terminal and state.deal_number != numbers[r]:
+                seen["deals"] += 1
+                engine.load(batch, r, state)  # each engine dealt in its own order
+        mask = engine.legal_mask(batch)
+        for r, state in enumerate(states):
+            assert np.flatnonzero(mask[r]).tolist() == (
+                [] if state.is_terminal else sorted(a.id for a in state.legal_actions()))
+    return seen
+
+
+def deals(options: dict[str, Any], seeds: range) -> list[DrawBridgeState]:
+    game = cardtable.new_game("drawbridge", **options)
+    return [game.deal(seed=s) for s in seeds]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("name", "options"), params(DRAWBRIDGE))
+def test_the_kernel_plays_every_move_as_the_scalar_bot(name: str,
+                                                       options: dict[str, Any]) -> None:
+    seen = play_both(options, deals(options, range(6)), steps=200, seed=11, random_every=2)
+    assert seen["draw card"] and seen["bid"] and seen["play card"], seen
+
+
+def test_the_estimates_are_the_heuristics() -> None:
+    """The trick estimates of the yardstick's module (bots/drawbridge.py, or its frozen copy
+    once there is one) for random splits of the cards, every strain."""
+    scalar = sys.modules[type(heuristic_for("drawbridge", "heuristic-v1")).__module__]
+    from cardtable.cards import CARD_NAMES
+    from cardtable.drawbridge.game import TRUMP_SUIT
+    from cardtable.drawbridge.scoring import STRAINS
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        deck = rng.permutation(52)
+        k = int(rng.integers(0, 14))
+        ours, theirs = deck[:k], deck[13:13 + int(rng.integers(0, 14))]
+        mask = [sum(1 << int(c) for c in cards) for cards in (ours, theirs)]
+        suits = [scalar.by_suit(CARD_NAMES[c] for c in cards) for cards in (ours, theirs)]
+        for st, strain in enumerate(STRAINS):
+            assert batched._estimate(np.int64(mask[0]), np.int64(mask[1]), TRUMP_SUIT[st]) == \
+                scalar.estimate_tricks(suits[0], suits[1], strain)
+
+
+@pytest.mark.parametrize("version", ["heuristic", "heuristic-v1"])
+def test_whole_matches_move_for_move(version: str) -> None:
+    """Matches to their end, heuristic against itself (it never doubles itself: both
+    sides' estimates agree), and against a random seat in half the rows that doubles
+    whenever it may (the heuristic doubles its overbids and redoubles its doubles)."""
+    options = {"target": 150, "undertricks": True}
+    seen = play_both(options, deals(options, range(4)), steps=3000, seed=3, version=version)
+    assert seen["ended"] == 4 and seen["deals"], seen
+    for what in ("bid", "pass", "draw card", "play card"):
+        assert seen[what], (what, seen)
+    seen = play_both(options, deals(options, range(4, 12)), steps=1500, seed=4,
+                     version=version, random_every=2)
+    for what in ("double", "redouble", "deals"):
+        assert seen[what], (what, seen)
+
+
+def test_the_kernel_refuses_other_engines() -> None:
+    engine = VectorDrawBridge()
+    batch = engine.init(np.arange(64))
+    actions = heuristic_actions(engine, batch)
+    assert actions.shape == (64,) and actions.dtype == np.int64
+    assert engine.legal_mask(batch)[np.arange(64), actions].all()
+    engine.step(batch, actions)  # legal in every row
+    with pytest.raises(ValueError, match="VectorDrawBridge"):
+        heuristic_actions(make_engine("sequence"), batch)  # type: ignore[arg-type]

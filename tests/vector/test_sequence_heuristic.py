@@ -135,8 +135,9 @@ def test_the_vector_environment_plays_heuristic_v1_as_opponent() -> None:
     from cardtable.core import OptionsError
     from cardtable.vector.gym import GameVectorEnv
 
-    with pytest.raises(OptionsError, match="opponents must be 'random' or a batched"):
-        GameVectorEnv(num_envs=2, game="drawbridge", opponents="heuristic-v1")
+    with pytest.raises(OptionsError, match="opponents must be 'random' or 'heuristic' or "
+                       "'heuristic-v1' or a batched"):
+        GameVectorEnv(num_envs=2, game="drawbridge", opponents="ismcts")
 
 
 def test_the_example_in_the_docs_runs_as_written() -> None:

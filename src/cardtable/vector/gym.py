@@ -34,6 +34,7 @@ from gymnasium.vector.utils import batch_space
 from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.vector.base import VectorEngine, check_actions, make_engine
+from cardtable.vector.heuristics import batched_kinds, heuristic_actions
 
 #: a batched policy: observations (k, obs_size) and legal masks (k, num_actions) -> k ids
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -44,8 +45,8 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
     plays ``seat`` in each.
 
     ``opponents`` plays every other seat (teammates too): ``"random"`` (uniform legal
-    moves, inside the kernels), ``"heuristic-v1"`` (Sequence: the yardstick heuristic as
-    a kernel, ``cardtable.vector.sequence_heuristic``) or a batched policy
+    moves, inside the kernels), ``"heuristic"`` or ``"heuristic-v1"`` (the game's
+    heuristic as a kernel, ``cardtable.vector.heuristics``) or a batched policy
     ``f(observations, masks) -> actions`` called with the rows where another seat is to
     act. Other keywords: the game's options
     (Sequence: ``players``, ``teams``, ``max_turns``), ``max_moves`` (default 100,000, as
@@ -73,8 +74,7 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
         n = self.engine.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise OptionsError(f"seat must be 0..{n - 1}, not {seat!r}")
-        kinds = ("random", "heuristic-v1") if self.engine.game.name == "sequence" else (
-            "random",)
+        kinds = ("random", *batched_kinds(self.engine.game.name))
         if opponents not in kinds and not callable(opponents):
             raise OptionsError(f"opponents must be {' or '.join(map(repr, kinds))} or a "
                                f"batched policy f(observations, masks) -> actions, not "
@@ -160,10 +160,8 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
             if not idx.size:
                 break
             acts = np.zeros(self.num_envs, np.int64)
-            if policy == "heuristic-v1":
-                from cardtable.vector.sequence_heuristic import heuristic_actions
-
-                acts[idx] = heuristic_actions(engine, batch)[idx]  # type: ignore[arg-type]
+            if isinstance(policy, str):  # a batched heuristic
+                acts[idx] = heuristic_actions(engine, batch, policy)[idx]
             else:
                 assert callable(policy)
                 # checked as the learner's actions are: a float is refused, not truncated

@@ -1,0 +1,81 @@
+"""The batched heuristics as the vector environment's opponents, and their registry
+(``cardtable.vector.heuristics``; issue 36): every game takes ``opponents="heuristic"`` and
+``"heuristic-v1"``, and a random learner fares far worse against them than against random
+moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("numba", reason="the vector extra is not installed: pip install "
+                    "'cardtable[vector]'")
+pytest.importorskip("gymnasium")
+
+import numpy as np  # noqa: E402
+
+from cardtable.core import OptionsError  # noqa: E402
+from cardtable.vector import make_engine  # noqa: E402
+from cardtable.vector import heuristics as registry  # noqa: E402
+from cardtable.vector.gym import GameVectorEnv  # noqa: E402
+
+
+def learner_score(game: str, opponents: str, matches: int, **options: Any) -> float:
+    """A random learner's share of the points (win 1, draw 1/2) against ``opponents``."""
+    env = GameVectorEnv(num_envs=32, game=game, opponents=opponents, **options)
+    _, info = env.reset(seed=1)
+    rng = np.random.default_rng(2)
+    points = 0.0
+    ended = 0
+    while ended < matches:
+        mask = info["action_mask"]
+        _, rewards, terminated, truncated, info = env.step(
+            (rng.random(mask.shape) * mask).argmax(axis=1))
+        done = terminated | truncated
+        ended += int(done.sum())
+        points += float(((rewards[done] + 1) / 2).sum())
+    return points / ended
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("threethirteen", {"players": 2}),
+    ("drawbridge", {"target": 30, "undertricks": True}),
+])
+def test_a_random_learner_loses_to_the_batched_heuristic(game: str,
+                                                         options: dict[str, Any]) -> None:
+    against_random = learner_score(game, "random", 32, **options)
+    against_heuristic = learner_score(game, "heuristic", 32, **options)
+    assert against_random > 0.3 and against_heuristic < 0.15, (against_random,
+                                                               against_heuristic)
+
+
+def test_every_game_offers_both_names_and_plays_them() -> None:
+    for game in ("sequence", "threethirteen", "drawbridge"):
+        assert registry.batched_kinds(game) == ("heuristic", "heuristic-v1")
+        engine = make_engine(game)
+        batch = engine.init(np.arange(8))
+        for kind in registry.KINDS:
+            actions = registry.heuristic_actions(engine, batch, kind)
+            assert engine.legal_mask(batch)[np.arange(8), actions].all()
+            scores = registry.heuristic_scores(engine, batch, kind)
+            assert (scores[np.arange(8), actions] == scores.max(axis=1)).all()
+        with pytest.raises(OptionsError, match="no batched 'ismcts'"):
+            registry.heuristic_actions(engine, batch, "ismcts")
+    assert registry.batched_kinds("chess") == ()
+
+
+def test_a_heuristic_that_moved_on_from_its_yardstick_is_not_offered(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a game's ``heuristic`` is no longer its frozen ``heuristic-v1``, the kernel
+    (which plays the yardstick) answers to ``heuristic-v1`` only."""
+    import cardtable.bots.base as base
+
+    real = base.heuristic_for
+    monkeypatch.setattr(base, "heuristic_for", lambda game, version="heuristic": (
+        object() if (game, version) == ("drawbridge", "heuristic") else real(game, version)))
+    assert registry.batched_kinds("drawbridge") == ("heuristic-v1",)
+    with pytest.raises(OptionsError, match="opponents must be 'random' or 'heuristic-v1'"):
+        GameVectorEnv(num_envs=2, game="drawbridge", opponents="heuristic")
+    GameVectorEnv(num_envs=2, game="drawbridge", opponents="heuristic-v1").reset(seed=1)

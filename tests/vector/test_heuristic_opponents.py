@@ -17,8 +17,8 @@ pytest.importorskip("gymnasium")
 import numpy as np  # noqa: E402
 
 from cardtable.core import OptionsError  # noqa: E402
-from cardtable.vector import make_engine  # noqa: E402
 from cardtable.vector import heuristics as registry  # noqa: E402
+from cardtable.vector import make_engine  # noqa: E402
 from cardtable.vector.gym import GameVectorEnv  # noqa: E402
 
 

@@ -156,9 +156,11 @@ def one_call(data: Any, name: str) -> None:
         elif point == "to_svg":
             engine.to_svg(arg, data.draw(arrays(n)), data.draw(arrays(n)))
         elif point == "heuristic":
-            from cardtable.vector.sequence_heuristic import heuristic_actions
+            from cardtable.vector.heuristics import heuristic_actions
 
-            heuristic_actions(engine, arg)  # type: ignore[arg-type]
+            # each game's kernel, on what the fuzz gives it for a batch
+            heuristic_actions(engine, arg, data.draw(st.sampled_from(["heuristic",
+                                                                      "heuristic-v1"])))
         elif point == "selfplay":
             # today's self-play, and pgx's rules (cardtable.vector.env's)
             rules = data.draw(st.sampled_from([{}, {"autoreset": False,

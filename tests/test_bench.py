@@ -141,6 +141,14 @@ def sequence_heuristic(report: Report) -> None:
     assert report["batched_moves_per_second"] > 0 and report["scalar_moves_per_second"] > 0
 
 
+def heuristics(rows: Report) -> None:
+    """One line a game with a batched heuristic, each measured beside its scalar bot."""
+    assert [r["game"] for r in rows] == ["sequence", "threethirteen", "drawbridge"]
+    for row in rows:
+        sequence_heuristic(row)
+        assert row["bot"] == "heuristic" and row["ratio"] > 0
+
+
 def views(report: Report) -> None:
     # the claim of bench/views.py and docs/api.md: a view without the history, and an
     # observation, cost the same at move 10,000 as at move 10 (within 2x) ...
@@ -175,6 +183,7 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
                            "--stores", "memory"], False, server_vs_bgio, [SLOW]),
     "sequence_heuristic.py": (["--rows", "16", "--seconds", "0.05"], False,
                               sequence_heuristic, []),
+    "heuristics.py": (["--rows", "16", "--seconds", "0.05"], True, heuristics, []),
     "solver.py": (["--deals", "3", "--ismcts-moves", "1", "--iterations", "10", "--engine",
                    "python"], False, solver, []),
     "vector.py": (["--sizes", "1", "16", "--seconds", "0.05", "--runs", "1", "--gym-envs", "8"],
@@ -197,7 +206,7 @@ def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
     if script == "server_vs_bgio.py" and not (
             shutil.which("node") and (Path(BGIO) / "node_modules" / "boardgame.io").is_dir()):
         pytest.skip("boardgame.io is not installed: cd bench/bgio && npm ci (Node.js >= 18)")
-    if script in ("vector.py", "sequence_heuristic.py"):
+    if script in ("vector.py", "sequence_heuristic.py", "heuristics.py"):
         pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
     check(run_bench(script, *args, json_lines=json_lines))
 

@@ -79,3 +79,21 @@ def test_a_heuristic_that_moved_on_from_its_yardstick_is_not_offered(
     with pytest.raises(OptionsError, match="opponents must be 'random' or 'heuristic-v1'"):
         GameVectorEnv(num_envs=2, game="drawbridge", opponents="heuristic")
     GameVectorEnv(num_envs=2, game="drawbridge", opponents="heuristic-v1").reset(seed=1)
+
+
+def test_the_example_in_the_docs_runs_as_written() -> None:
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
+    section = docs.read_text(encoding="utf-8").split(
+        "### Batched opponents: the heuristics as kernels", 1)[1].split("\n### ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    printed = re.search(r"prints\n\n```\n(.*?)```", section, re.S)
+    assert code is not None and printed is not None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code.group(1), str(docs), "exec"), {})
+    assert out.getvalue() == printed.group(1)

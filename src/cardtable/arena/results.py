@@ -60,7 +60,7 @@ class ResultsFile:
         if resume and path.exists():
             old, self.done = read_results(path)
             if old != head:
-                changed = sorted(k for k in head if old.get(k) != head[k])
+                changed = sorted(k for k in {*head, *old} if old.get(k) != head.get(k))
                 verb = "differs" if len(changed) == 1 else "differ"
                 raise OptionsError(f"{path} holds another arena ({', '.join(changed)} {verb}); "
                                    "resume with the command that wrote it")

@@ -46,9 +46,16 @@ FILE = click.Path(dir_okay=False, path_type=Path)
               "cluster on this machine), dask://HOST:PORT (a Dask scheduler), ray "
               "(RAY_ADDRESS's cluster, else a Ray on this machine), ray://HOST:PORT (Ray "
               "Client). The same seed gives the same results on every one.")
+@click.option("--engine", "engine", type=click.Choice(["scalar", "batched"]), default="scalar",
+              show_default=True,
+              help="scalar: every game through the rules engine, any bot. batched: the games "
+              "as rows of the game's batched engine in this process (the vector extra), "
+              "thousands a second; only random, heuristic and heuristic-v1, without "
+              "settings; not the scalar engine's deals.")
 @click.option("--batch", type=click.IntRange(min=1),
               help="Games per task sent to a worker (default: one when a bot searches, else "
-              "enough to keep scheduling cheap, at most 50).")
+              "enough to keep scheduling cheap, at most 50); with --engine batched, games "
+              "per batch (default 4096).")
 @click.option("--iterations", type=click.IntRange(min=1),
               help="ISMCTS iterations per move (default 1000 when --seconds is not given).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
@@ -81,7 +88,8 @@ FILE = click.Path(dir_okay=False, path_type=Path)
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV.")
 def arena(game_name: str, bots: str, players: int | None, count: int, seed: int, workers: int,
-          executor: str, batch: int | None, iterations: int | None, seconds: float | None,
+          executor: str, engine: str, batch: int | None, iterations: int | None,
+          seconds: float | None,
           rollout: str, root: str, tree_size: int | None, max_actions: int | None,
           options: tuple[tuple[str, Any], ...], out: Path | None, resume: Path | None,
           plot_path: Path | None, as_json: bool, as_csv: bool) -> None:
@@ -100,8 +108,10 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
       cardtable arena sequence --bots ismcts:iterations=1000,heuristic-v1 --games 2000 \\
           --executor dask://10.0.0.5:8786 --out long.jsonl
       (the same command with --resume long.jsonl after Ctrl-C)
+      cardtable arena threethirteen --bots heuristic,random --games 20000 --engine batched
     """
     from cardtable import arena as arena_mod
+    from cardtable.arena import batched as batched_mod
     from cardtable.arena.executors import open_executor
     from cardtable.arena.plots import check_path, plot
 
@@ -118,8 +128,13 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
     if out is not None and resume is not None and out != resume:
         raise UserError("--resume FILE adds to FILE: give --out or --resume, not both")
     path = resume or out
+    if engine == "batched" and (workers != 1 or executor != "local"):
+        raise UserError("--engine batched plays in this process: leave out --workers and "
+                        "--executor")
     try:
         specs = arena_mod.parse_list(bots)
+        if engine == "batched":
+            batched_mod.check(game_name, specs)
         tasks = arena_mod.plan(game_name, dict(game.options), specs, count, seed, budget,
                                max_actions)
         if plot_path is not None:
@@ -128,6 +143,8 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
         if path is not None:
             head = arena_mod.header(game_name, dict(game.options), specs, count, seed, budget,
                                     max_actions, len(tasks))
+            if engine == "batched":  # another arena than the scalar one: resumed only so
+                head["engine"] = engine
             results_file = arena_mod.ResultsFile(path, head, resume=resume is not None)
     except CardtableError as exc:
         raise UserError(str(exc)) from None
@@ -143,7 +160,9 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
         bar.update(len(results))
         try:
             with open_executor(executor, workers) as running, \
-                    closing(arena_mod.stream(missing, running, batch)) as games:
+                    closing(arena_mod.stream(missing, running, batch) if engine == "scalar"
+                            else batched_mod.stream(missing, batch or batched_mod.ROWS)
+                            ) as games:
                 for result in games:
                     results.append(result)
                     if results_file:
@@ -168,7 +187,8 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
             raise UserError(str(exc)) from None
     if as_json:
         click.echo(json.dumps({"game": game_name, "options": game.options, "bots": labels,
-                               "budget": budget, "seed": seed, "games": len(results),
+                               "budget": budget, "engine": engine, "seed": seed,
+                               "games": len(results),
                                "standings": arena_mod.as_json(rows),
                                "pairs": arena_mod.as_json(pair_rows)}))
     elif as_csv:

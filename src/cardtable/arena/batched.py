@@ -1,0 +1,121 @@
+"""The arena's games on the batched engines (``cardtable arena --engine batched``,
+docs/arena.md): thousands of games a second, when every bot has a batched kernel.
+
+The bots: ``random`` (the engine's own random moves) and the heuristics that
+``cardtable.vector.heuristics`` plays exactly (``heuristic``, ``heuristic-v1``), without
+settings. The plan is the arena's own (``runner.plan``): the same pairs, mirrored deals
+and seats. Each game is a row of the game's batched engine, seeded with the deal's seed,
+so that both games of a deal are dealt the same cards (every deal or round of a match
+too: a row's deals come from its seed alone); a row's bots break their ties and make
+their random moves with the row's generator. The batched engine deals from its own
+generator, so the games are not the scalar engine's deals of the same seeds: the same
+plan gives the same results here on every run, not the results of the scalar arena.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from cardtable.arena.runner import GameResult, Task
+from cardtable.arena.specs import BotSpec
+from cardtable.core import OptionsError
+
+#: the most games in one batch
+ROWS = 4096
+
+
+def kinds(game: str) -> tuple[str, ...]:
+    """The bots the batched arena plays in ``game``."""
+    from cardtable.vector.heuristics import batched_kinds
+
+    return ("random", *batched_kinds(game))
+
+
+def check(game: str, specs: Sequence[BotSpec]) -> None:
+    """An OptionsError naming a bot the batched engine cannot play (or the missing extra)."""
+    try:
+        offered = kinds(game)
+    except ImportError as exc:
+        raise OptionsError(f"--engine batched needs the vector extra: pip install "
+                           f"'cardtable[vector]' ({exc})") from None
+    for spec in specs:
+        if spec.kind not in offered or spec.settings:
+            raise OptionsError(f"bot {spec.label!r} has no batched kernel: --engine batched "
+                               f"plays {', '.join(offered)} (without settings)")
+
+
+def _scores(engine: Any, batch: Any, i: int) -> tuple[int, ...]:
+    """Row i's scores as the scalar state's ``scores``: per seat, its team's sequences
+    (Sequence), its penalty total (Three Thirteen), its match points (Draw Bridge)."""
+    if hasattr(batch, "seq_count"):
+        return tuple(int(batch.seq_count[i, engine.game.team_of(s)])
+                     for s in range(engine.num_players))
+    if hasattr(batch, "totals"):
+        return tuple(int(t) for t in batch.totals[i])
+    from cardtable.vector.drawbridge import M_SCORE0, M_SCORE1
+
+    return int(batch.meta[i, M_SCORE0]), int(batch.meta[i, M_SCORE1])
+
+
+def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
+    """The games of ``tasks`` (one game and options, at most ``ROWS``) as rows of one batch."""
+    import numpy as np
+
+    from cardtable.vector import make_engine
+    from cardtable.vector._kernel import R_POLICY
+    from cardtable.vector.heuristics import heuristic_actions
+
+    first = tasks[0]
+    engine = make_engine(first.log.game, max_moves=first.max_actions, **first.log.options)
+    check(engine.game.name, [s for t in tasks for s in t.bots])
+    n, players = len(tasks), engine.num_players
+    batch = engine.init(np.array([t.deal_seed for t in tasks], np.int64))
+    # which bot kind plays each seat of each row
+    by_label = [{s.label: s.kind for s in t.bots} for t in tasks]
+    seat_kind = np.array([[by_label[r][t.lineup[s]] for s in range(players)]
+                          for r, t in enumerate(tasks)], object)
+    kinds_used = sorted({k for row in seat_kind for k in row})
+    rows = np.arange(n)
+    ended = np.zeros(n, np.bool_)
+    finished = np.zeros(n, np.bool_)
+    rewards = np.zeros((n, players))
+    while not ended.all():
+        to_act = seat_kind[rows, np.where(ended, 0, batch.current_player)]
+        actions = np.zeros(n, np.int64)
+        # a kernel draws from every row's policy generator (random moves, ties): each row
+        # keeps only the draws of the bot to act in it, so that what it draws depends on
+        # that row alone, not on the batch it is in
+        policy = batch.rngs[:, R_POLICY].copy()
+        kept = policy.copy()
+        for kind in kinds_used:
+            mine = (to_act == kind) & ~ended
+            if not mine.any():
+                continue
+            batch.rngs[:, R_POLICY] = policy
+            moves = (engine.random_actions(batch) if kind == "random"
+                     else heuristic_actions(engine, batch, kind))
+            actions[mine] = moves[mine]
+            kept[mine] = batch.rngs[mine, R_POLICY]
+        batch.rngs[:, R_POLICY] = kept
+        res = engine.step(batch, actions, active=~ended, autoreset=False)
+        done = (res.terminated | res.truncated) & ~ended
+        rewards[done] = res.rewards[done]
+        finished |= res.terminated & done
+        ended |= done
+    moves = batch.moves
+    return [GameResult(t.index, t.lineup,
+                       tuple(s for s in range(players) if finished[r] and rewards[r, s] > 0),
+                       _scores(engine, batch, r), int(moves[r]), bool(finished[r]), t.deal)
+            for r, t in enumerate(tasks)]
+
+
+def stream(tasks: Sequence[Task], rows: int = ROWS) -> Generator[GameResult, None, None]:
+    """Each task's result, a batch of ``rows`` games at a time (in task order)."""
+    for start in range(0, len(tasks), rows):
+        yield from play_rows(tasks[start:start + rows])
+
+
+def run(tasks: Sequence[Task], rows: int = ROWS) -> list[GameResult]:
+    """Every task's result, in task order."""
+    return list(stream(tasks, rows))

@@ -1,0 +1,87 @@
+"""The arena on the batched engines (``cardtable arena --engine batched``, issue 36): the
+arena's plan played as rows of a batch by the batched random and heuristic bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numba", reason="the vector extra is not installed: pip install "
+                    "'cardtable[vector]'")
+
+from click.testing import CliRunner  # noqa: E402
+
+from cardtable import OptionsError, arena  # noqa: E402
+from cardtable.arena import batched  # noqa: E402
+from cardtable.cli import main  # noqa: E402
+
+GAMES = [("sequence", {}), ("threethirteen", {"players": 3}),
+         ("drawbridge", {"undertricks": True, "target": 60})]
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_the_plan_plays_as_rows_of_a_batch(game: str, options: dict[str, Any]) -> None:
+    import cardtable
+
+    options = dict(cardtable.new_game(game, **options).options)
+    tasks = arena.plan(game, options, "heuristic,random,heuristic-v1", games=8, seed=2)
+    results = batched.run(tasks, rows=10)  # several batches
+    assert [r.index for r in results] == [t.index for t in tasks]
+    assert [r.lineup for r in results] == [t.lineup for t in tasks]
+    assert all(r.finished and r.winners and r.actions > 0 for r in results)
+    n = len(tasks[0].lineup)
+    assert all(len(r.scores) == n and all(0 <= w < n for w in r.winners) for r in results)
+    assert batched.run(tasks) == results  # the same plan, the same results
+    against_random = [r for r in results if "random" in r.lineup]
+    won = [any(r.lineup[w] != "random" for w in r.winners) for r in against_random]
+    assert sum(won) >= 0.8 * len(won), (sum(won), len(won))
+
+
+def test_both_games_of_a_deal_have_the_same_cards() -> None:
+    """A deal's two games are rows seeded alike: with the seats swapped between two
+    identical bots, the second game is the first with the seats' roles swapped."""
+    tasks = arena.plan("drawbridge", {"target": 60, "undertricks": True},
+                       "a=heuristic,b=heuristic-v1", games=6, seed=4)
+    for first, second in zip(*[iter(batched.run(tasks))] * 2, strict=True):
+        assert first.deal == second.deal and first.actions == second.actions
+        assert first.scores == second.scores
+        assert first.lineup == tuple(reversed(second.lineup))
+
+
+def test_bots_without_a_kernel_are_refused() -> None:
+    specs = arena.parse_list("heuristic,ismcts")
+    with pytest.raises(OptionsError, match="bot 'ismcts' has no batched kernel"):
+        batched.check("sequence", specs)
+    with pytest.raises(OptionsError, match="without settings"):
+        batched.check("sequence", [arena.BotSpec("r", "random", None, (("x", 1),))])
+    with pytest.raises(OptionsError, match="no batched kernel"):
+        batched.check("sequence", [arena.BotSpec("outside", None, "mypkg.bots:make")])
+
+
+def test_the_command_plays_batched_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "a.jsonl"
+    args = ["arena", "threethirteen", "--bots", "heuristic,random", "--games", "6", "--seed",
+            "3", "--engine", "batched", "--json"]
+    straight = CliRunner().invoke(main, [*args, "--out", str(path)])
+    assert straight.exit_code == 0, straight.output
+    report = json.loads(straight.stdout)
+    assert report["engine"] == "batched" and report["games"] == 6
+    assert report["standings"][0]["bot"] == "heuristic"
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["engine"] == "batched"
+    path.write_text("\n".join(lines[:3]) + "\n")  # two games kept when it was cut
+    resumed = CliRunner().invoke(main, [*args, "--resume", str(path)])
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout)["standings"] == report["standings"]
+    # the scalar engine's arena is another arena
+    scalar = CliRunner().invoke(main, [*args[:-3], "--json", "--resume", str(path)])
+    assert scalar.exit_code != 0 and "engine differs" in scalar.output
+    refused = CliRunner().invoke(main, [*args, "--workers", "2"])
+    assert refused.exit_code != 0 and "--engine batched plays in this process" in \
+        refused.output
+    refused = CliRunner().invoke(main, ["arena", "sequence", "--bots", "ismcts,random",
+                                        "--engine", "batched"])
+    assert refused.exit_code != 0 and "has no batched kernel" in refused.output

@@ -79,20 +79,26 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
     # so one kernel run serves both
     seat_kind[seat_kind == "heuristic"] = "heuristic-v1"
     kinds_used = sorted({k for row in seat_kind for k in row})
-    rows = np.arange(n)
-    ended = np.zeros(n, np.bool_)
-    finished = np.zeros(n, np.bool_)
-    rewards = np.zeros((n, players))
-    while not ended.all():
-        to_act = seat_kind[rows, np.where(ended, 0, batch.current_player)]
-        actions = np.zeros(n, np.int64)
+    task_of = np.arange(n)  # the task of each row of the batch (rows leave as they end)
+    live = np.ones(n, np.bool_)
+    out: list[GameResult | None] = [None] * n
+    while live.any():
+        if live.sum() <= 3 * len(live) // 4:
+            # a quarter of the rows has ended: play on in a batch of the rest (the
+            # kernels' time goes with the rows, ended or not)
+            batch = type(batch)(*(np.ascontiguousarray(a[live]) for a in batch))
+            task_of = task_of[live]
+            live = np.ones(len(task_of), np.bool_)
+        rows = np.arange(len(task_of))
+        to_act = seat_kind[task_of, np.where(live, batch.current_player, 0)]
+        actions = np.zeros(len(task_of), np.int64)
         # a kernel draws from every row's policy generator (random moves, ties): each row
         # keeps only the draws of the bot to act in it, so that what it draws depends on
         # that row alone, not on the batch it is in
         policy = batch.rngs[:, R_POLICY].copy()
         kept = policy.copy()
         for kind in kinds_used:
-            mine = (to_act == kind) & ~ended
+            mine = (to_act == kind) & live
             if not mine.any():
                 continue
             batch.rngs[:, R_POLICY] = policy
@@ -101,16 +107,18 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
             actions[mine] = moves[mine]
             kept[mine] = batch.rngs[mine, R_POLICY]
         batch.rngs[:, R_POLICY] = kept
-        res = engine.step(batch, actions, active=~ended, autoreset=False)
-        done = (res.terminated | res.truncated) & ~ended
-        rewards[done] = res.rewards[done]
-        finished |= res.terminated & done
-        ended |= done
-    moves = batch.moves
-    return [GameResult(t.index, t.lineup,
-                       tuple(s for s in range(players) if finished[r] and rewards[r, s] > 0),
-                       _scores(engine, batch, r), int(moves[r]), bool(finished[r]), t.deal)
-            for r, t in enumerate(tasks)]
+        res = engine.step(batch, actions, active=live, autoreset=False)
+        done = (res.terminated | res.truncated) & live
+        for r in rows[done]:
+            t = tasks[task_of[r]]
+            finished = bool(res.terminated[r])
+            out[task_of[r]] = GameResult(
+                t.index, t.lineup,
+                tuple(s for s in range(players) if finished and res.rewards[r, s] > 0),
+                _scores(engine, batch, r), int(batch.moves[r]), finished, t.deal)
+        live &= ~done
+    assert all(r is not None for r in out)
+    return out  # type: ignore[return-value]
 
 
 def stream(tasks: Sequence[Task], rows: int = ROWS) -> Generator[GameResult, None, None]:

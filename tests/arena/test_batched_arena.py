@@ -27,7 +27,8 @@ def test_the_plan_plays_as_rows_of_a_batch(game: str, options: dict[str, Any]) -
     import cardtable
 
     options = dict(cardtable.new_game(game, **options).options)
-    tasks = arena.plan(game, options, "heuristic,random,heuristic-v1", games=8, seed=2)
+    tasks = arena.plan(game, options, "heuristic,random,heuristic-v1,trained", games=8,
+                       seed=2)
     results = batched.run(tasks, rows=10)  # several batches
     assert [r.index for r in results] == [t.index for t in tasks]
     assert [r.lineup for r in results] == [t.lineup for t in tasks]
@@ -85,3 +86,55 @@ def test_the_command_plays_batched_and_resumes(tmp_path: Path) -> None:
     refused = CliRunner().invoke(main, ["arena", "sequence", "--bots", "ismcts,random",
                                         "--engine", "batched"])
     assert refused.exit_code != 0 and "has no batched kernel" in refused.output
+
+
+def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
+    """``cardtable.bots.trained.batched_actions``, the arena's batched ``trained`` (Three
+    Thirteen's shipped network), against ``TrainedBot.choose`` move for move: the same move
+    in every row, or (a batch's float32 products rounding otherwise than one row's) a move
+    the network values within 1e-4 of the scalar bot's."""
+    import numpy as np
+
+    import cardtable
+    from cardtable.bots.trained import TrainedBot, batched_actions, batched_took, shipped
+    from cardtable.threethirteen.game import ThreeThirteenState
+    from cardtable.vector import VectorThreeThirteen
+
+    game = cardtable.new_game("threethirteen")
+    states: list[ThreeThirteenState] = [game.deal(seed=s) for s in range(4)]  # type: ignore[misc]
+    engine = VectorThreeThirteen()
+    batch = engine.from_states(states)
+    bot = TrainedBot(1)
+    net = shipped("threethirteen")
+    assert net is not None and net.fits_game(game)
+    took = np.full(len(states), -1, np.int64)
+    same = near = 0
+    for _ in range(120):
+        live = np.array([not s.is_terminal for s in states])
+        if not live.any():
+            break
+        actions = batched_actions(engine, batch, took)
+        assert actions is not None
+        values = net.action_values(engine.observe(batch), engine.penalties_after(batch))
+        for r, state in enumerate(states):
+            if not live[r]:
+                continue
+            scalar = bot.choose(state).id
+            if scalar == actions[r]:
+                same += 1
+            else:
+                assert abs(values[r, scalar] - values[r, actions[r]]) < 1e-4, (r, scalar,
+                                                                             actions[r])
+                near += 1
+        took = batched_took(engine, batch, np.where(live, actions, 0))
+        before = [(s.round, s.reshuffled) for s in states]
+        engine.step(batch, np.where(live, actions, 0), active=live, autoreset=False)
+        for r, state in enumerate(states):
+            if live[r]:
+                state.apply(int(actions[r]))
+                if not state.is_terminal and (state.round, state.reshuffled) != before[r]:
+                    engine.load(batch, r, state)  # each engine shuffled in its own order
+    assert same > 400 and near <= same // 100, (same, near)
+    # another game has no shipped network: the arena plays the heuristic for it
+    seq = cardtable.vector.make_engine("sequence")
+    assert batched_actions(seq, seq.init(np.arange(2)), np.full(2, -1)) is None

@@ -1,15 +1,18 @@
 """The arena's games on the batched engines (``cardtable arena --engine batched``,
 docs/arena.md): thousands of games a second, when every bot has a batched kernel.
 
-The bots: ``random`` (the engine's own random moves) and the heuristics that
-``cardtable.vector.heuristics`` plays exactly (``heuristic``, ``heuristic-v1``), without
-settings. The plan is the arena's own (``runner.plan``): the same pairs, mirrored deals
-and seats. Each game is a row of the game's batched engine, seeded with the deal's seed,
-so that both games of a deal are dealt the same cards (every deal or round of a match
-too: a row's deals come from its seed alone); a row's bots break their ties and make
-their random moves with the row's generator. The batched engine deals from its own
-generator, so the games are not the scalar engine's deals of the same seeds: the same
-plan gives the same results here on every run, not the results of the scalar arena.
+The bots: ``random`` (the engine's own random moves), the heuristics that
+``cardtable.vector.heuristics`` plays exactly (``heuristic``, ``heuristic-v1``) and
+``trained`` (the shipped network on the batch's observations,
+``cardtable.bots.trained.batched_actions``; the heuristic where no network fits the
+game's options, as the scalar bot), without settings. The plan is the arena's own
+(``runner.plan``): the same pairs, mirrored deals and seats. Each game is a row of the
+game's batched engine, seeded with the deal's seed, so that both games of a deal are
+dealt the same cards (every deal or round of a match too: a row's deals come from its
+seed alone); a row's bots break their ties and make their random moves with the row's
+generator. The batched engine deals from its own generator, so the games are not the
+scalar engine's deals of the same seeds: the same plan gives the same results here on
+every run, not the results of the scalar arena.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ def kinds(game: str) -> tuple[str, ...]:
     """The bots the batched arena plays in ``game``."""
     from cardtable.vector.heuristics import batched_kinds
 
-    return ("random", *batched_kinds(game))
+    return ("random", *batched_kinds(game), "trained")
 
 
 def check(game: str, specs: Sequence[BotSpec]) -> None:
@@ -62,6 +65,7 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
     """The games of ``tasks`` (one game and options, at most ``ROWS``) as rows of one batch."""
     import numpy as np
 
+    from cardtable.bots import trained
     from cardtable.vector import make_engine
     from cardtable.vector._kernel import R_POLICY
     from cardtable.vector.heuristics import heuristic_actions
@@ -81,6 +85,7 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
     kinds_used = sorted({k for row in seat_kind for k in row})
     task_of = np.arange(n)  # the task of each row of the batch (rows leave as they end)
     live = np.ones(n, np.bool_)
+    took = np.full(n, -1, np.int64)  # the card each row's seat has just taken (trained)
     out: list[GameResult | None] = [None] * n
     while live.any():
         if live.sum() <= 3 * len(live) // 4:
@@ -88,6 +93,7 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
             # kernels' time goes with the rows, ended or not)
             batch = type(batch)(*(np.ascontiguousarray(a[live]) for a in batch))
             task_of = task_of[live]
+            took = took[live]
             live = np.ones(len(task_of), np.bool_)
         rows = np.arange(len(task_of))
         to_act = seat_kind[task_of, np.where(live, batch.current_player, 0)]
@@ -102,11 +108,19 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
             if not mine.any():
                 continue
             batch.rngs[:, R_POLICY] = policy
-            moves = (engine.random_actions(batch) if kind == "random"
-                     else heuristic_actions(engine, batch, kind))
+            if kind == "random":
+                moves = engine.random_actions(batch)
+            elif kind == "trained":
+                net_moves = trained.batched_actions(engine, batch, took)
+                # no network for these options: the bot plays its heuristic
+                moves = (heuristic_actions(engine, batch, "heuristic") if net_moves is None
+                         else net_moves)
+            else:
+                moves = heuristic_actions(engine, batch, kind)
             actions[mine] = moves[mine]
             kept[mine] = batch.rngs[mine, R_POLICY]
         batch.rngs[:, R_POLICY] = kept
+        took = trained.batched_took(engine, batch, actions)
         res = engine.step(batch, actions, active=live, autoreset=False)
         done = (res.terminated | res.truncated) & live
         for r in rows[done]:

@@ -50,8 +50,8 @@ FILE = click.Path(dir_okay=False, path_type=Path)
               show_default=True,
               help="scalar: every game through the rules engine, any bot. batched: the games "
               "as rows of the game's batched engine in this process (the vector extra), "
-              "thousands a second; only random, heuristic and heuristic-v1, without "
-              "settings; not the scalar engine's deals.")
+              "thousands a second; only random, heuristic, heuristic-v1 and trained, "
+              "without settings; not the scalar engine's deals.")
 @click.option("--batch", type=click.IntRange(min=1),
               help="Games per task sent to a worker (default: one when a bot searches, else "
               "enough to keep scheduling cheap, at most 50); with --engine batched, games "
@@ -108,7 +108,7 @@ def arena(game_name: str, bots: str, players: int | None, count: int, seed: int,
       cardtable arena sequence --bots ismcts:iterations=1000,heuristic-v1 --games 2000 \\
           --executor dask://10.0.0.5:8786 --out long.jsonl
       (the same command with --resume long.jsonl after Ctrl-C)
-      cardtable arena threethirteen --bots heuristic,random --games 20000 --engine batched
+      cardtable arena threethirteen --bots trained,heuristic --games 20000 --engine batched
     """
     from cardtable import arena as arena_mod
     from cardtable.arena import batched as batched_mod

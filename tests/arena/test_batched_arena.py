@@ -89,14 +89,15 @@ def test_the_command_plays_batched_and_resumes(tmp_path: Path) -> None:
 
 
 def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
-    """``cardtable.bots.trained.batched_actions``, the arena's batched ``trained`` (Three
+    """``cardtable.arena.batched.trained_actions``, the arena's batched ``trained`` (Three
     Thirteen's shipped network), against ``TrainedBot.choose`` move for move: the same move
     in every row, or (a batch's float32 products rounding otherwise than one row's) a move
     the network values within 1e-4 of the scalar bot's."""
     import numpy as np
 
     import cardtable
-    from cardtable.bots.trained import TrainedBot, batched_actions, batched_took, shipped
+    from cardtable.arena.batched import just_took, trained_actions
+    from cardtable.bots.trained import TrainedBot, shipped
     from cardtable.threethirteen.game import ThreeThirteenState
     from cardtable.vector import VectorThreeThirteen
 
@@ -113,7 +114,7 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
         live = np.array([not s.is_terminal for s in states])
         if not live.any():
             break
-        actions = batched_actions(engine, batch, took)
+        actions = trained_actions(engine, batch, took)
         assert actions is not None
         values = net.action_values(engine.observe(batch), engine.penalties_after(batch))
         for r, state in enumerate(states):
@@ -126,7 +127,7 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
                 assert abs(values[r, scalar] - values[r, actions[r]]) < 1e-4, (r, scalar,
                                                                              actions[r])
                 near += 1
-        took = batched_took(engine, batch, np.where(live, actions, 0))
+        took = just_took(engine, batch, np.where(live, actions, 0))
         before = [(s.round, s.reshuffled) for s in states]
         engine.step(batch, np.where(live, actions, 0), active=live, autoreset=False)
         for r, state in enumerate(states):
@@ -137,4 +138,4 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
     assert same > 400 and near <= same // 100, (same, near)
     # another game has no shipped network: the arena plays the heuristic for it
     seq = cardtable.vector.make_engine("sequence")
-    assert batched_actions(seq, seq.init(np.arange(2)), np.full(2, -1)) is None
+    assert trained_actions(seq, seq.init(np.arange(2)), np.full(2, -1)) is None

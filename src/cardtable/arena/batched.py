@@ -4,7 +4,7 @@ docs/arena.md): thousands of games a second, when every bot has a batched kernel
 The bots: ``random`` (the engine's own random moves), the heuristics that
 ``cardtable.vector.heuristics`` plays exactly (``heuristic``, ``heuristic-v1``) and
 ``trained`` (the shipped network on the batch's observations,
-``cardtable.bots.trained.batched_actions``; the heuristic where no network fits the
+``trained_actions``; the heuristic where no network fits the
 game's options, as the scalar bot), without settings. The plan is the arena's own
 (``runner.plan``): the same pairs, mirrored deals and seats. Each game is a row of the
 game's batched engine, seeded with the deal's seed, so that both games of a deal are
@@ -61,11 +61,44 @@ def _scores(engine: Any, batch: Any, i: int) -> tuple[int, ...]:
     return int(batch.meta[i, M_SCORE0]), int(batch.meta[i, M_SCORE1])
 
 
+def trained_actions(engine: Any, batch: Any, took: Any) -> Any:
+    """(N,) the trained bot's move in every row of a batch of ``engine``, as
+    ``TrainedBot.choose`` picks it from the same observation (its network's values, the
+    lowest id among equals); ``took`` the card each row's seat to act has just taken (-1:
+    none, ``just_took``). None where the game has no shipped network for its options (the
+    bot plays the heuristic there)."""
+    from cardtable.bots.trained import shipped
+
+    net = shipped(engine.game.name)
+    if net is None or not net.fits_game(engine.game):
+        return None
+    obs = engine.observe(batch)  # each row's seat to act
+    mask = engine.legal_mask(batch).astype(bool)
+    feature = net.meta.get("features")
+    penalties = engine.penalties_after(batch) if feature == "penalties_after" else None
+    return net.best(obs, mask, penalties, None if feature is None else took)
+
+
+def just_took(engine: Any, batch: Any, actions: Any) -> Any:
+    """(N,) the card each row's seat takes with ``actions`` (the top discard where the
+    action takes it, -1 elsewhere): what ``trained_actions`` needs at its discard next."""
+    import numpy as np
+
+    out = np.full(len(actions), -1, np.int64)
+    if not hasattr(engine, "penalties_after"):  # a game with no take (Three Thirteen's)
+        return out
+    from cardtable.threethirteen.game import TAKE
+    from cardtable.vector.threethirteen import M_DISCARD_LEN
+
+    rows = np.flatnonzero(actions == TAKE)
+    out[rows] = batch.discard[rows, batch.meta[rows, M_DISCARD_LEN] - 1]
+    return out
+
+
 def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
     """The games of ``tasks`` (one game and options, at most ``ROWS``) as rows of one batch."""
     import numpy as np
 
-    from cardtable.bots import trained
     from cardtable.vector import make_engine
     from cardtable.vector._kernel import R_POLICY
     from cardtable.vector.heuristics import heuristic_actions
@@ -111,7 +144,7 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
             if kind == "random":
                 moves = engine.random_actions(batch)
             elif kind == "trained":
-                net_moves = trained.batched_actions(engine, batch, took)
+                net_moves = trained_actions(engine, batch, took)
                 # no network for these options: the bot plays its heuristic
                 moves = (heuristic_actions(engine, batch, "heuristic") if net_moves is None
                          else net_moves)
@@ -120,7 +153,7 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
             actions[mine] = moves[mine]
             kept[mine] = batch.rngs[mine, R_POLICY]
         batch.rngs[:, R_POLICY] = kept
-        took = trained.batched_took(engine, batch, actions)
+        took = just_took(engine, batch, actions)
         res = engine.step(batch, actions, active=live, autoreset=False)
         done = (res.terminated | res.truncated) & live
         for r in rows[done]:

@@ -36,8 +36,7 @@ from cardtable.core import Action, OptionsError, State
 from cardtable.threethirteen.game import DISCARD, DRAW, TAKE, ThreeThirteenObservation
 from cardtable.threethirteen.melds import pack_hand
 
-__all__ = ["QNet", "TrainedBot", "batched_actions", "batched_took", "make", "no_idle_take",
-           "penalties_after", "shipped"]
+__all__ = ["QNet", "TrainedBot", "make", "no_idle_take", "penalties_after", "shipped"]
 
 #: the shipped weights of each game, in ``cardtable/bots/data``
 SHIPPED = {"threethirteen": "threethirteen_trained.npz"}
@@ -181,36 +180,6 @@ def just_taken(state: State) -> int:
 
 #: each game's move features, for networks trained with them
 FEATURES = {"penalties_after": penalties_after}
-
-
-def batched_actions(engine: Any, batch: Any, took: np.ndarray) -> np.ndarray | None:
-    """(N,) the trained bot's move in every row of a batch of ``engine`` (a batched engine
-    of ``cardtable.vector``), as ``TrainedBot.choose`` picks it from the same observation;
-    ``took`` the card each row's seat to act has just taken (-1: none, ``batched_took``).
-    None where the game has no shipped network for its options (the bot plays the
-    heuristic there)."""
-    net = shipped(engine.game.name)
-    if net is None or not net.fits_game(engine.game):
-        return None
-    obs = engine.observe(batch)  # each row's seat to act
-    mask = engine.legal_mask(batch).astype(bool)
-    feature = net.meta.get("features")
-    penalties = engine.penalties_after(batch) if feature == "penalties_after" else None
-    best: np.ndarray = net.best(obs, mask, penalties, None if feature is None else took)
-    return best
-
-
-def batched_took(engine: Any, batch: Any, actions: np.ndarray) -> np.ndarray:
-    """(N,) the card each row's seat takes with ``actions`` (the top discard where the
-    action takes it, -1 elsewhere), for ``batched_actions`` at its discard next."""
-    out = np.full(len(actions), -1, np.int64)
-    if not hasattr(engine, "penalties_after"):  # a game with no take (Three Thirteen's)
-        return out
-    from cardtable.vector.threethirteen import M_DISCARD_LEN
-
-    rows = np.flatnonzero(actions == TAKE)
-    out[rows] = batch.discard[rows, batch.meta[rows, M_DISCARD_LEN] - 1]
-    return out
 
 
 @cache

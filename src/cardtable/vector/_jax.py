@@ -13,6 +13,7 @@ swaps run in order.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import jax
@@ -20,9 +21,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from cardtable.vector._kernel import GOLDEN
+from cardtable.vector.selfplay import SelfPlayState
 
 #: a uint64 word as (hi, lo) uint32 arrays
-U64 = tuple[jax.Array, jax.Array]
+U64 = tuple[Any, Any]
 
 _M16 = 0xFFFF
 _MASK64 = (1 << 64) - 1
@@ -135,3 +137,47 @@ def shuffle(pile: jax.Array, n: jax.Array | int, state: U64) -> tuple[jax.Array,
 
     pile = jax.lax.fori_loop(0, size - 1, swap, pile)
     return pile, advance(state, jnp.maximum(n - 1, 0))
+
+
+# ------------------------------------------------------------------ for api_test
+
+
+@dataclass
+class ViewState(SelfPlayState):
+    """A JAX env's state as NumPy arrays, with its numba batch (``to_batch``) and the JAX
+    state it came from."""
+
+    jax_state: Any = None
+
+
+class NumpyView:
+    """A JAX env (``backend="jax"``) seen as a ``SelfPlay``: its states as NumPy arrays and
+    the numba engine's batch of the same games, so that ``api_test`` checks it as it
+    checks the numba envs, and against the numba engine (masks, observations)."""
+
+    def __init__(self, env: Any) -> None:
+        self.jax_env = env
+        for name in ("id", "version", "num_players", "num_actions", "observation_shape",
+                     "observation_size", "format", "teams", "zero_sum", "autoreset",
+                     "illegal_reward", "engine"):
+            setattr(self, name, getattr(env, name))
+
+    def _wrap(self, state: Any) -> ViewState:
+        host = jax.device_get(state)
+        return ViewState(
+            current_player=np.array(host.current_player), observation=np.array(host.observation),
+            legal_action_mask=np.array(host.legal_action_mask), rewards=np.array(host.rewards),
+            terminated=np.array(host.terminated), truncated=np.array(host.truncated),
+            results=None, batch=self.jax_env.to_batch(state), jax_state=state)
+
+    def init(self, seeds: Any) -> ViewState:
+        return self._wrap(self.jax_env.init(seeds))
+
+    def step(self, state: ViewState, actions: Any) -> ViewState:
+        return self._wrap(self.jax_env.step(state.jax_state, actions))
+
+    def observe(self, state: ViewState, seats: Any = None) -> np.ndarray:
+        return np.asarray(self.jax_env.observe(state.jax_state, seats))
+
+    def observe_all(self, state: ViewState) -> np.ndarray:
+        return np.asarray(self.jax_env.observe_all(state.jax_state))

@@ -47,7 +47,8 @@ import numpy as np
 from cardtable.cards import NUM_CARDS
 from cardtable.core import InvalidActionError, OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
-from cardtable.sequence.game import CORNER, PASS
+from cardtable.sequence.board import ONE_EYED, TWO_EYED
+from cardtable.sequence.game import CORNER, DEAD, ONE_EYED_JACK, PASS, PLAY, TWO_EYED_JACK
 from cardtable.vector import _jax as rng64
 from cardtable.vector._kernel import POLICY_SALT, R_DEAL, R_EPISODE, R_POLICY, R_SEED
 from cardtable.vector.base import _seeds, check_actions
@@ -60,6 +61,7 @@ from cardtable.vector.sequence import (
     CARD_DEAD,
     CELL0,
     CELL1,
+    CELLS96,
     DECK_SIZE,
     K_DEAD,
     K_ONE_EYED,
@@ -133,6 +135,24 @@ def _claim_tables() -> tuple[np.ndarray, np.ndarray]:
 
 _BY_DIRECTION, _ACCEPT = _claim_tables()
 _CORNER = int(CORNER)
+
+
+def _pick_tables() -> tuple[np.ndarray, np.ndarray]:
+    """0/1 matrices that pick, for the action space's blocks, the cells (CELLS96 order for
+    the jacks, each play id's cell, each dead card's two cells) and the cards (each play
+    id's, each dead card's) of a row: a product instead of a gather."""
+    assert (PLAY, TWO_EYED_JACK, ONE_EYED_JACK, DEAD, PASS) == (0, 96, 288, 480, 528)
+    assert list(ACT_CELL[TWO_EYED_JACK:TWO_EYED_JACK + 96]) == list(CELLS96)
+    dead = np.arange(DEAD, PASS)
+    cols: list[np.ndarray] = [CELLS96, ACT_CELL[:96], CELL0[ACT_CARD[dead]], CELL1[ACT_CARD[dead]]]
+    cell_pick = np.zeros((100, 288), np.float32)
+    cell_pick[np.concatenate(cols), np.arange(288)] = 1.0
+    card_pick = np.zeros((NUM_CARDS, 144), np.float32)
+    card_pick[np.concatenate([ACT_CARD[:96], ACT_CARD[dead]]), np.arange(144)] = 1.0
+    return cell_pick, card_pick
+
+
+_CELL_PICK, _CARD_PICK = _pick_tables()
 
 
 class JaxSequenceState(NamedTuple):
@@ -304,9 +324,9 @@ class JaxSequence:
 
     def random_actions(self, key: jax.Array, state: JaxSequenceState) -> jax.Array:
         """(N,) int32: a uniformly random legal action per row from ``key`` (any action in
-        a finished row)."""
-        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-        return jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
+        a finished row): the k-th legal id, k uniform below their count (one random
+        number a row)."""
+        return random_legal(key, state.legal_action_mask)
 
     def numpy_view(self) -> Any:
         """This env seen as a ``SelfPlay`` (NumPy states with the numba batch of each), for
@@ -391,6 +411,24 @@ def _compiled(rules: _Rules, autoreset: bool, penalty: float,
             jax.jit(partial(_observe_rows, rules)), jax.jit(partial(_refresh_views, rules)))
 
 
+def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """A uniformly random True index of each row of ``mask`` (N, 529): the k-th, k uniform
+    below the row's count, found in two levels of 23 (running sums over 23 entries, not
+    529: cheap everywhere)."""
+    n = mask.shape[0]
+    blocks = mask.reshape(n, 23, 23).astype(jnp.int32)
+    per_block = blocks.sum(axis=2)
+    upto = jnp.cumsum(per_block, axis=1)
+    count = upto[:, -1]
+    k = jnp.floor(jax.random.uniform(key, (n,)) * count).astype(jnp.int32)
+    k = jnp.minimum(k, count - 1)  # (u * count rounds up to count for u near 1)
+    block = jnp.argmax(upto > k[:, None], axis=1)
+    before = jnp.take_along_axis(upto - per_block, block[:, None], axis=1)[:, 0]
+    inside = jnp.take_along_axis(blocks, block[:, None, None], axis=1)[:, 0]
+    pos = jnp.argmax(jnp.cumsum(inside, axis=1) > (k - before)[:, None], axis=1)
+    return (block * 23 + pos).astype(jnp.int32)
+
+
 def _check_state(state: Any) -> None:
     if not isinstance(state, JaxSequenceState):
         raise ValueError(f"state must be the JaxSequenceState of init or step, not "
@@ -412,21 +450,29 @@ class _Rules(NamedTuple):
 
 
 def _legal_row(rules: _Rules, s: JaxSequenceState) -> jax.Array:
-    """The 529 legal ids of the row's seat to act (2.4, the pass ruling); none once over."""
+    """The 529 legal ids of the row's seat to act (2.4, the pass ruling); none once over.
+
+    Without gathers (slow on a CPU): what each id needs of the board and the hand comes
+    from two small products with 0/1 matrices (``_CELL_PICK``, ``_CARD_PICK``), laid out
+    as the action space's blocks: the plays, the two-eyed and the one-eyed jacks on the
+    96 card cells, the dead-card exchanges, the pass."""
     seat = s.current_player
     hand = s.hands[seat].astype(jnp.int32)
     held = (hand[:, None] == jnp.arange(NUM_CARDS)[None, :]).any(axis=0)
     board = s.board.astype(jnp.int32)
     own = seat % rules.teams + 1
-    v = board[_ACT_CELL]
-    kind = jnp.asarray(_ACT_KIND)
-    place = ((kind == K_PLAY) | (kind == K_TWO_EYED)) & (v == 0)
-    remove = (kind == K_ONE_EYED) & (v != 0) & (v != own) & (s.locked[_ACT_CELL] == 0)
-    dead = (jnp.asarray(_IS_DEAD_ID) & (s.exchanged == 0) & (board[_ACT_CELL0] != 0)
-            & (board[_ACT_CELL1] != 0))
-    mask = held[_ACT_CARD] & (place | remove | dead) & (kind != K_PASS)
-    mask = mask.at[PASS].set(~mask.any())
-    return mask & (s.over == 0)
+    features = jnp.stack([board == 0, (board != 0) & (board != own) & (s.locked == 0),
+                          board != 0]).astype(jnp.float32)
+    cells = jnp.dot(features, jnp.asarray(_CELL_PICK)) > 0.5  # (3, 96 + 96 + 48 + 48)
+    cards = jnp.dot(held.astype(jnp.float32), jnp.asarray(_CARD_PICK)) > 0.5  # (96 + 48)
+    empty96, removable96 = cells[0, :96], cells[1, :96]
+    play = cards[:96] & cells[0, 96:192]
+    blocks = [play]
+    blocks += [empty96 & held[c] for c in TWO_EYED]
+    blocks += [removable96 & held[c] for c in ONE_EYED]
+    blocks.append(cards[96:] & cells[2, 192:240] & cells[2, 240:] & (s.exchanged == 0))
+    mask = jnp.concatenate(blocks)
+    return jnp.concatenate([mask, ~mask.any(keepdims=True)]) & (s.over == 0)
 
 
 def _observe_row(rules: _Rules, s: JaxSequenceState, seat: jax.Array) -> jax.Array:
@@ -519,19 +565,37 @@ def _apply_row(rules: _Rules, s: JaxSequenceState,
     return s, ~is_pass & ~won, seat, slot
 
 
-def _reshuffle_row(s: JaxSequenceState, need: jax.Array) -> JaxSequenceState:
+def _reshuffle_row(s: JaxSequenceState) -> JaxSequenceState:
     """2.4.3: remake the empty draw pile from the discards (card order) and shuffle it with
-    the deal's generator, where ``need``."""
+    the deal's generator."""
     counts = s.discards.astype(jnp.int32)
     top = counts.sum()
     pile = jnp.repeat(jnp.arange(NUM_CARDS, dtype=s.deck.dtype), counts,
                       total_repeat_length=DECK_SIZE)
     pile, (hi, lo) = rng64.shuffle(pile, top, (s.deal_hi, s.deal_lo))
-    return s._replace(deck=jnp.where(need, pile, s.deck),
-                      discards=jnp.where(need, jnp.zeros_like(s.discards), s.discards),
-                      deck_len=jnp.where(need, top, s.deck_len),
-                      deal_hi=jnp.where(need, hi, s.deal_hi),
-                      deal_lo=jnp.where(need, lo, s.deal_lo))
+    return s._replace(deck=pile, discards=jnp.zeros_like(s.discards), deck_len=top,
+                      deal_hi=hi, deal_lo=lo)
+
+
+def _on_rows(fn: Any, need: jax.Array, s: JaxSequenceState) -> JaxSequenceState:
+    """``fn`` (a function of one row) applied to the rows where ``need``. A shuffle is a
+    loop of 103 swaps: where few rows need it (a deal ends in about one row in 80 each
+    step), only those rows are gathered and shuffled, up to a sixteenth of the batch."""
+    n = need.shape[0]
+    cap = max(1, n // 16)
+
+    def every(x: JaxSequenceState) -> JaxSequenceState:
+        return _where_rows(need, jax.vmap(fn)(x), x)
+
+    def some(x: JaxSequenceState) -> JaxSequenceState:
+        idx = jnp.nonzero(need, size=cap, fill_value=n)[0]
+        rows = jax.tree.map(lambda a: a[jnp.minimum(idx, n - 1)], x)
+        new = jax.vmap(fn)(rows)
+        return jax.tree.map(lambda a, b: a.at[idx].set(b, mode="drop"), x, new)
+
+    count = need.sum()
+    branch = jnp.where(count == 0, 0, jnp.where(count <= cap, 1, 2))
+    return jax.lax.switch(branch, [lambda x: x, some, every], s)
 
 
 def _draw_row(s: JaxSequenceState, need: jax.Array, seat: jax.Array,
@@ -624,8 +688,7 @@ def _step(rules: _Rules, autoreset: bool, penalty: float, zero_sum: bool,
     g = _where_rows(legal, moved, s)
     draws = draws & legal
     shuffle = draws & (g.deck_len == 0)
-    g = jax.lax.cond(shuffle.any(), lambda x: jax.vmap(_reshuffle_row)(x, shuffle),
-                     lambda x: x, g)
+    g = _on_rows(_reshuffle_row, shuffle, g)
     g = jax.vmap(_draw_row)(g, draws, seat, slot)
     ended = legal & (g.over != 0)
     cut = legal & ~ended & (rules.max_moves > 0) & (g.moves >= rules.max_moves)
@@ -640,8 +703,7 @@ def _step(rules: _Rules, autoreset: bool, penalty: float, zero_sum: bool,
     truncated = cut
     if autoreset:
         restart = terminated | truncated
-        g = jax.lax.cond(restart.any(), lambda x: _where_rows(
-            restart, jax.vmap(partial(_deal_row, rules))(x), x), lambda x: x, g)
+        g = _on_rows(partial(_deal_row, rules), restart, g)
         done = None
     else:
         terminated = terminated | s.terminated

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -146,7 +147,7 @@ def run(players: int, sizes: list[int], seconds: float, runs: int, scan: int,
                 row[f"pgx_{env_id}_steps_per_s"] = round(statistics.median(
                     pgx_env(env_id, n, scan, seconds) for _ in range(runs)))
         rows.append(row)
-        print(json.dumps(row), flush=True)
+        print(json.dumps(row), file=sys.stderr, flush=True)  # progress
     return {"game": "sequence", "players": players, "device": str(device),
             "platform": device.platform, "jax": jax.__version__, "scan": scan,
             "batches": rows}

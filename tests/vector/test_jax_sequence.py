@@ -10,6 +10,10 @@ share their compiled functions, and the tests that compile are marked slow.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,6 +45,8 @@ from cardtable.vector.sequence import (  # noqa: E402
     SequenceBatch,
 )
 from tests.sequence.test_rules import all_dead_position, position  # noqa: E402
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
 
 
 def test_the_registry_and_its_refusals() -> None:
@@ -276,3 +282,16 @@ def test_bad_arguments_are_refused_or_end_their_row() -> None:
     assert np.asarray(after.legal_action_mask)[1:].all()
     assert np.array_equal(env.observe(state, 0)[1], np.asarray(env.observe_all(state))[1, 0])
     assert cardtable.new_game("sequence").num_players == env.num_players
+
+
+@pytest.mark.slow
+def test_the_example_in_the_docs_runs_as_written() -> None:
+    """docs/envs.md's example of the JAX port, run as it is written there."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("### A JAX port\n", 1)[1].split("\n### ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code.group(1), str(DOCS), "exec"), {})
+    assert out.getvalue().splitlines() == ["sequence v0 jax 2 529 (523,)", "(256, 10)", "True"]

@@ -230,9 +230,10 @@ def test_api_test_passes() -> None:
 @pytest.mark.slow
 def test_jit_and_vmap() -> None:
     """``init`` and ``step`` are pure functions of pytrees: ``jax.jit`` of either gives the
-    same states, ``jax.vmap`` maps them over a further axis (groups of batches), and
-    ``random_actions`` draws legal moves."""
-    env = make("sequence", backend="jax")
+    same states, ``jax.vmap`` maps them over a further axis (groups of batches), new deals
+    (autoreset, every 5 moves) and remade draw piles included, and ``random_actions``
+    draws legal moves."""
+    env = make("sequence", backend="jax", autoreset=True, max_moves=5)
     seeds = np.arange(8)
     state = env.init(seeds)
     jitted = jax.jit(env.init)(jnp.arange(8))
@@ -241,12 +242,8 @@ def test_jit_and_vmap() -> None:
     assert np.array_equal(groups.hands.reshape(8, 2, 7), state.hands)
     step = jax.jit(env.step)
     vstep = jax.vmap(env.step)
-    key = jax.random.key(3)
-    for _ in range(8):
-        key, sub = jax.random.split(key)
-        actions = env.random_actions(sub, state)
-        assert np.asarray(jnp.take_along_axis(state.legal_action_mask, actions[:, None],
-                                              axis=1)).all()
+
+    def check(state: JaxSequenceState, actions: jax.Array) -> JaxSequenceState:
         plain = env.step(state, actions)
         assert all(np.array_equal(a, b) for a, b in zip(plain, step(state, actions),
                                                            strict=True))
@@ -254,8 +251,22 @@ def test_jit_and_vmap() -> None:
                        actions.reshape(2, 4))
         assert all(np.array_equal(np.asarray(a).reshape(np.shape(b)), b)
                    for a, b in zip(paired, plain, strict=True))
-        state = plain
-    assert state.moves.min() > 0
+        return plain
+
+    key = jax.random.key(3)
+    for _ in range(7):
+        key, sub = jax.random.split(key)
+        actions = env.random_actions(sub, state)
+        assert np.asarray(jnp.take_along_axis(state.legal_action_mask, actions[:, None],
+                                              axis=1)).all()
+        state = check(state, actions)
+    assert (np.asarray(state.episode) == 2).all(), "every row was dealt again"
+    # an empty draw pile in every second row: the card played is drawn from a remade pile
+    empty = _crafted()["empty pile"]
+    rows = [empty.clone() if i % 2 else env.engine.game.deal(i) for i in range(8)]
+    state = env.from_batch(env.engine.from_states(rows))
+    played = check(state, jnp.asarray(np.asarray(state.legal_action_mask).argmax(axis=1)))
+    assert np.asarray(played.deck_len)[1::2].tolist() == [3] * 4, "4 cards remade, 1 drawn"
 
 
 @pytest.mark.slow

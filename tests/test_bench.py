@@ -136,6 +136,13 @@ def vector(report: Report) -> None:
     assert report["warm_up_seconds"] > 0
 
 
+def jax_vector(report: Report) -> None:
+    assert report["players"] == 2 and report["platform"] and report["device"]
+    (row,) = report["batches"]
+    assert row["batch"] == 4 and row["jax_steps_per_s"] > 0
+    assert row["numba_one_core_steps_per_s"] > 0
+
+
 def sequence_heuristic(report: Report) -> None:
     assert report["rows"] == 16 and report["players"] == 2
     assert report["batched_moves_per_second"] > 0 and report["scalar_moves_per_second"] > 0
@@ -175,6 +182,8 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "clairvoyance.py": (["drawbridge", "--deals", "1", "--iterations", "10", "--workers", "1"],
                         False, clairvoyance, []),
     "envs.py": (["sequence", "--seconds", "0.1", "--runs", "1"], True, envs, []),
+    "jax_vector.py": (["--sizes", "4", "--seconds", "0.05", "--runs", "1", "--scan", "2",
+                       "--no-pgx"], False, jax_vector, [SLOW]),
     "par_loss.py": (["--kinds", "random", "perfect", "--deals", "2"], False, par_loss, []),
     "playouts.py": (["threethirteen", "--players", "2", "--seconds", "0.05", "--runs", "2",
                      "--against", str(ROOT / "src")], False, playouts, []),
@@ -206,7 +215,9 @@ def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
     if script == "server_vs_bgio.py" and not (
             shutil.which("node") and (Path(BGIO) / "node_modules" / "boardgame.io").is_dir()):
         pytest.skip("boardgame.io is not installed: cd bench/bgio && npm ci (Node.js >= 18)")
-    if script in ("vector.py", "sequence_heuristic.py", "heuristics.py"):
+    if script == "jax_vector.py":
+        pytest.importorskip("jax", reason="the jax extra: pip install 'cardtable[jax]'")
+    if script in ("vector.py", "sequence_heuristic.py", "heuristics.py", "jax_vector.py"):
         pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
     check(run_bench(script, *args, json_lines=json_lines))
 

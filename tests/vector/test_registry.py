@@ -172,7 +172,7 @@ def test_api_test_finds_a_broken_env() -> None:
     with pytest.raises(AssertionError, match="mask is not all True"):
         api_test(broken, num=4)
     with pytest.raises(TypeError, match="SelfPlay"):
-        api_test(cardtable.vector.make_engine("sequence"))  # type: ignore[arg-type]
+        api_test(cardtable.vector.make_engine("sequence"))
 
 
 def test_the_example_in_the_docs_runs_as_written() -> None:

@@ -17,6 +17,10 @@ imports this package.
   ``available_envs()`` lists the ids; ``api_test(env)`` checks an env as ``pgx.api_test``
   does. ``normalize=True`` and ``planes=True`` shape the observations, ``observe_all`` and
   ``perfect_information`` give every seat's (``cardtable.vector.observations``).
+- ``make(game_id, backend="jax", **options)``: the JAX port (``pip install
+  'cardtable[jax]'``; Sequence so far, ``cardtable.vector.jax_sequence``), the same API as
+  pure functions of pytrees for ``jax.jit`` and ``jax.vmap``, the numba engine's deals;
+  ``available_envs("jax")`` lists the ports. Only ``make`` imports JAX.
 - ``cardtable.vector.gym.GameVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
   the vector entry point of every game's Gymnasium id (``cardtable/Sequence-v0`` ...).
 """

@@ -25,11 +25,13 @@ DETERMINISM_STEPS = 40
 ILLEGAL_STEP = 3
 
 
-def api_test(env: SelfPlay, num: int = 8, seed: int = 0,
+def api_test(env: Any, num: int = 8, seed: int = 0,
              max_steps: int = 20_000) -> dict[str, int]:
     """Check ``env`` (a ``SelfPlay``, ``cardtable.vector.make``'s or built directly, any
-    ``autoreset`` and ``illegal_reward``) on ``num`` rows dealt from seeds ``seed ..
-    seed + num - 1``, playing random legal moves (a ``numpy`` generator from ``seed``):
+    ``autoreset`` and ``illegal_reward``; or a JAX env, ``make(..., backend="jax")``, its
+    states read as NumPy arrays and checked against the numba engine of its options) on
+    ``num`` rows dealt from seeds ``seed .. seed + num - 1``, playing random legal moves (a
+    ``numpy`` generator from ``seed``):
 
     - the attributes (``id``, ``version``, ``num_players``, ``num_actions``,
       ``observation_shape``) and every array of the state: shape and dtype;
@@ -52,8 +54,10 @@ def api_test(env: SelfPlay, num: int = 8, seed: int = 0,
     the episodes that ended by the rules, were cut at ``max_moves``, ended by an
     illegal action.
     """
-    if not isinstance(env, SelfPlay):
-        raise TypeError(f"env must be a SelfPlay (cardtable.vector.make), not "
+    if getattr(env, "backend", None) == "jax":
+        env = env.numpy_view()  # NumPy states, with the numba engine's batch of each
+    if not isinstance(env, SelfPlay) and type(env).__name__ != "NumpyView":
+        raise TypeError(f"env must be a SelfPlay or a JAX env (cardtable.vector.make), not "
                         f"{type(env).__name__}")
     if isinstance(num, bool) or not isinstance(num, int) or num < 1:
         raise ValueError(f"num must be a positive int, not {num!r}")

@@ -29,7 +29,7 @@ action ends only its row), and ``available_envs()`` lists the ids::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -257,22 +257,57 @@ def _check_state(state: Any) -> None:
                          f"{type(state).__name__}")
 
 
-def available_envs() -> tuple[str, ...]:
+#: the backends ``make`` takes, and the games each has (the JAX ports: module, class)
+BACKENDS = ("numba", "jax")
+JAX_PORTS = {"sequence": ("cardtable.vector.jax_sequence", "JaxSequence")}
+
+
+def available_envs(backend: str = "numba") -> tuple[str, ...]:
     """The ids ``make`` takes, as ``pgx.available_envs()``: every game with a batched
-    engine."""
+    engine; ``backend="jax"``: the games ported to JAX."""
+    if backend == "jax":
+        return tuple(name for name in game_names() if name in JAX_PORTS)
+    if backend != "numba":
+        raise OptionsError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     return tuple(game_names())
 
 
-def make(game_id: str, **options: Any) -> SelfPlay:
+@overload
+def make(game_id: str, backend: Literal["numba"] = "numba", **options: Any) -> SelfPlay: ...
+
+
+@overload
+def make(game_id: str, backend: str, **options: Any) -> Any: ...
+
+
+def make(game_id: str, backend: str = "numba", **options: Any) -> Any:
     """The env of ``game_id`` in pgx's shape, as ``pgx.make`` (``env`` is the same
     function): a ``SelfPlay`` with pgx's rules at the end of a game (``autoreset=False``,
     ``illegal_reward=-1.0`` unless given); other keywords: the game's options,
-    ``max_moves``, ``normalize`` and ``planes``."""
-    if game_id not in available_envs():
+    ``max_moves``, ``normalize`` and ``planes``.
+
+    ``backend="jax"`` gives the JAX port instead (``pip install 'cardtable[jax]'``;
+    Sequence so far: ``cardtable.vector.jax_sequence.JaxSequence``), the same API as pure
+    functions of pytrees, for ``jax.jit`` and ``jax.vmap``."""
+    ids = available_envs(backend)
+    if game_id not in ids:
+        if backend == "jax" and game_id in available_envs():
+            raise OptionsError(f"no JAX port of {game_id!r} yet; the jax backend has "
+                               f"{', '.join(ids)}")
         raise OptionsError(f"unknown env id {game_id!r}; cardtable.vector.available_envs() "
                            f"has {', '.join(available_envs())}")
     options.setdefault("autoreset", False)
     options.setdefault("illegal_reward", -1.0)
+    if backend == "jax":
+        import importlib
+
+        module_name, class_name = JAX_PORTS[game_id]
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise OptionsError(f"backend='jax' needs JAX: pip install 'cardtable[jax]' "
+                               f"({exc})") from None
+        return getattr(module, class_name)(**options)
     return SelfPlay(game_id, **options)
 
 

@@ -1,5 +1,7 @@
 """The "trained" bot: a game's action-value network, trained by ``cardtable.train``,
-run in NumPy (no PyTorch at play).
+run in NumPy (no PyTorch at play). Sequence's network is instead a value over
+afterstates (``cardtable.bots.sequence_value``): the bot plays the legal move whose
+afterstate it values most.
 
 The network reads the seat's observation tensor (``cardtable.encoders``: only what
 the seat may know), scales each entry by the encoder's bound, and gives one value per

@@ -164,9 +164,10 @@ def test_a_tiny_value_run_trains_checkpoints_resumes_and_plays_as_a_bot(tmp_path
 def test_the_shipped_bot_plays_only_legal_moves_in_long_random_playouts() -> None:
     assert shipped() is not None
     game = cardtable.new_game("sequence")
-    for seed in range(3):
+    for seed in range(6):   # against random play, and against itself (longer games)
         state = game.deal(seed=seed)
-        bots = [make("trained", seed=seed), make("random", seed=seed + 1)]
+        bots = [make("trained", seed=seed),
+                make("random" if seed < 3 else "trained", seed=seed + 1)]
         while not state.is_terminal:
             seat = state.current_player
             assert seat is not None

@@ -17,7 +17,14 @@ import cardtable  # noqa: E402
 from cardtable import records  # noqa: E402
 from cardtable.bots import make  # noqa: E402
 from cardtable.cli import main  # noqa: E402
-from cardtable.review import BLUNDER, INACCURACY, MISTAKE, review, verdict  # noqa: E402
+from cardtable.review import (  # noqa: E402
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    THRESHOLDS,
+    review,
+    verdict,
+)
 from cardtable.web.replay import review_json  # noqa: E402
 
 
@@ -104,9 +111,32 @@ def test_the_player_it_finds_more_mistakes_in_loses_more_matches() -> None:
     assert counted >= 30 and lost / counted >= 0.6, (lost, counted)
 
 
+def test_a_sequence_review_gives_each_move_s_chance_to_win() -> None:
+    """Sequence: the win chances (percent) after the move played and after the best one,
+    by the afterstate value network, in the shape of Three Thirteen's review."""
+    record = played("sequence", ("heuristic", "random"), 4)
+    answer = review(record)
+    assert answer["game"] == "sequence" and "chance to win" in answer["unit"]
+    moves = answer["moves"]
+    assert [m["number"] for m in moves] == list(range(1, len(record.actions) + 1))
+    for m, (seat, notation) in zip(moves, record.actions, strict=True):
+        assert m["seat"] == seat and m["played"] == notation and m["round"] is None
+        assert 0 <= m["value"] <= 100 and 0 <= m["best_value"] <= 100
+        assert m["loss"] == pytest.approx(max(0.0, m["best_value"] - m["value"]), abs=0.02)
+        assert m["verdict"] == verdict(m["loss"], "sequence")
+    players = answer["players"]
+    assert [p["moves"] for p in players] == [sum(m["seat"] == s for m in moves)
+                                             for s in (0, 1)]
+    # the careful player against the random one
+    assert players[0]["accuracy"] > players[1]["accuracy"]
+    assert players[1]["blunders"] + players[1]["mistakes"] > players[0]["blunders"]
+    assert THRESHOLDS["sequence"][0] < THRESHOLDS["sequence"][1] < THRESHOLDS["sequence"][2]
+    assert review_json(record)["moves"] == moves
+
+
 def test_games_without_a_network_are_refused_plainly() -> None:
     with pytest.raises(ValueError, match="no trained network reviews sequence"):
-        review(played("sequence", ("heuristic", "heuristic"), 1))
+        review(played("sequence", ("heuristic",) * 3, 1, players=3))
     with pytest.raises(ValueError, match="no trained network reviews threethirteen"):
         review(played("threethirteen", ("heuristic",) * 3, 1, players=3))
 
@@ -126,6 +156,33 @@ def test_the_command_and_the_api(tmp_path: Path) -> None:
 
     other = tmp_path / "sequence.json"
     records.save(played("sequence", ("heuristic", "heuristic"), 1), other)
-    refused = runner.invoke(main, ["review", str(other)])
+    reviewed = runner.invoke(main, ["review", str(other)])
+    assert reviewed.exit_code == 0 and "seat 1: accuracy" in reviewed.output
+    three = tmp_path / "sequence3.json"
+    records.save(played("sequence", ("heuristic",) * 3, 1, players=3), three)
+    refused = runner.invoke(main, ["review", str(three)])
     assert refused.exit_code != 0
-    assert "which has no review" in refused.output and "Three Thirteen" in refused.output
+    assert "no trained network reviews sequence" in refused.output
+
+
+
+@pytest.mark.slow
+def test_sequence_moves_called_costly_lose_more_often_than_the_best_move() -> None:
+    """The Sequence review's verdicts against play (docs/training.md, "Reviews"): from
+    the position before each move of two careless heuristics' games, the hidden cards dealt
+    afresh 32 times, the move played and the review's best move each played out by
+    heuristic-v1; the moves it calls mistakes and blunders lose more often than its best
+    move would, by more than the moves it finds good."""
+    pytest.importorskip("numba", reason="the vector extra is not installed")
+    from cardtable.train.value_check import careless_game, measured_losses
+
+    rng = random.Random(300)
+    rows: list[dict[str, Any]] = []
+    for seed in range(300, 306):
+        record = careless_game(seed)
+        rows += measured_losses(record, review(record), 32, rng,
+                                ("blunder", "mistake", None))
+    costly = [r["measured"] for r in rows if r["verdict"] in ("blunder", "mistake")]
+    good = [r["measured"] for r in rows if r["verdict"] is None]
+    assert len(costly) >= 8 and len(good) >= 50
+    assert sum(costly) / len(costly) > 3 + sum(good) / len(good), (costly, good)

@@ -82,8 +82,9 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     "learned" plays Sequence with weights learned against it (``sequence_learned``) and the
     other games, which have no learned weights yet, as the heuristic does. "perfect" plays
     Draw Bridge exactly from the auction on (``cardtable.bots.perfect``) and the other
-    games as the heuristic does. "trained" plays the action-value network trained by
-    ``cardtable.train`` where one ships (Three Thirteen) and the heuristic elsewhere."""
+    games as the heuristic does. "trained" plays the network trained by
+    ``cardtable.train`` where one ships (Three Thirteen's action values, Sequence's
+    afterstate values for two players) and the heuristic elsewhere."""
     declared = bot_kind(kind)
     check_budget(budget)
     if budget and not declared.takes_budget:

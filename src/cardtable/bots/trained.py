@@ -1,5 +1,7 @@
 """The "trained" bot: a game's action-value network, trained by ``cardtable.train``,
-run in NumPy (no PyTorch at play).
+run in NumPy (no PyTorch at play). Sequence's network is instead a value over
+afterstates (``cardtable.bots.sequence_value``): the bot plays the legal move whose
+afterstate it values most.
 
 The network reads the seat's observation tensor (``cardtable.encoders``: only what
 the seat may know), scales each entry by the encoder's bound, and gives one value per
@@ -32,6 +34,8 @@ from typing import Any
 import numpy as np
 
 from cardtable.bots.base import HeuristicBot
+from cardtable.bots.sequence_value import ValueNet, best_action
+from cardtable.bots.sequence_value import shipped as shipped_value
 from cardtable.core import Action, OptionsError, State
 from cardtable.threethirteen.game import DISCARD, DRAW, TAKE, ThreeThirteenObservation
 from cardtable.threethirteen.melds import pack_hand
@@ -182,9 +186,22 @@ def just_taken(state: State) -> int:
 FEATURES = {"penalties_after": penalties_after}
 
 
+def load(path: str | Path) -> QNet | ValueNet:
+    """The network saved at ``path``: an action-value network (``QNet``) or Sequence's
+    afterstate value network (``ValueNet``); OptionsError if it is neither."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            kind = json.loads(str(data["meta"])).get("kind")
+    except (OSError, KeyError, ValueError) as exc:
+        raise OptionsError(f"{path}: not a trained network's weights ({exc})") from None
+    return ValueNet.load(path) if kind == "afterstate value" else QNet.load(path)
+
+
 @cache
-def shipped(game: str) -> QNet | None:
+def shipped(game: str) -> QNet | ValueNet | None:
     """The network shipped for ``game``, or None."""
+    if game == "sequence":
+        return shipped_value()
     name = SHIPPED.get(game)
     if name is None:
         return None
@@ -197,15 +214,18 @@ class TrainedBot:
     the heuristic where there is no network for the game and its options."""
 
     def __init__(self, seed: int | None = None,
-                 weights: str | Path | QNet | None = None) -> None:
+                 weights: str | Path | QNet | ValueNet | None = None) -> None:
         #: the network given (weights or a file of them), else the game's shipped one
-        self.net = weights if isinstance(weights, QNet) or weights is None else QNet.load(
-            weights)
+        self.net: QNet | ValueNet | None = (
+            weights if isinstance(weights, QNet | ValueNet) or weights is None
+            else load(weights))
         self.fallback = HeuristicBot(seed)
         self._encoders: dict[Any, Any] = {}
 
-    def _net(self, state: State) -> QNet | None:
+    def _net(self, state: State) -> QNet | ValueNet | None:
         net = self.net if self.net is not None else shipped(state.game.name)
+        if isinstance(net, ValueNet):
+            return net if net.fits(state.game) else None
         return net if net is not None and net.fits(state) else None
 
     def choose(self, state: State) -> Action:
@@ -220,6 +240,10 @@ class TrainedBot:
         encoder = self._encoders.get(game)
         if encoder is None:
             encoder = self._encoders[game] = encoder_for(game)
+        if isinstance(net, ValueNet):   # Sequence: the best afterstate
+            legal_ids = [a.id for a in state.legal_actions()]
+            best, _ = best_action(net, encoder.encode(state, seat), legal_ids)
+            return game.actions[best]
         legal = state.legal_actions()
         mask = np.zeros((1, game.num_distinct_actions), bool)
         mask[0, [a.id for a in legal]] = True

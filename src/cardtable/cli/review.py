@@ -98,7 +98,9 @@ def review(path: Path, as_json: bool, engine: str | None) -> None:
     call below the best (docs/drawbridge-review.md). Three Thirteen (two players, the
     default rules): each move against the move the trained network values most, in
     points of the round; inaccuracies, mistakes and blunders, and each player's
-    accuracy (docs/training.md, "Reviews").
+    accuracy (docs/training.md, "Reviews"). Sequence (two players, the default rules):
+    each move's chance to win after it against the best move's, by the afterstate value
+    network, in percent.
     """
     try:
         record = records.load(path)

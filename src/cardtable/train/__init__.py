@@ -8,4 +8,7 @@ environments and the batched engines, and nothing below imports it.
   (``python -m cardtable.train.actor_critic``; docs/training.md).
 - ``cardtable.train.dmc``: deep Monte-Carlo self-play on the batched engines, behind the
   "trained" bot's weights (``python -m cardtable.train GAME --out RUN``; PyTorch).
+- ``cardtable.train.value``: Sequence's afterstate value network, behind its "trained"
+  bot and its review (``python -m cardtable.train sequence --method value``);
+  ``cardtable.train.value_check`` checks the review's verdicts against paired playouts.
 """

@@ -545,6 +545,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="what a move's value learns toward: mc, the return of its "
                              "segment (DouZero's); td, the value of the seat's next move "
                              "in the segment (its return for the last)")
+    parser.add_argument("--method", choices=("dmc", "value"), default="dmc",
+                        help="dmc: an action-value network by deep Monte-Carlo self-play "
+                             "(both games); value: a value network over afterstates "
+                             "labelled with results of heuristic games (Sequence; "
+                             "cardtable.train.value)")
+    parser.add_argument("--positions", type=int, default=2_000_000,
+                        help="--method value: the positions of the training set")
+    parser.add_argument("--holdout", type=int, default=100_000,
+                        help="--method value: held-out positions (their own deals)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--device", default="cpu", help="cpu, or cuda when one is there")
     parser.add_argument("--resume", action="store_true",
@@ -573,6 +582,13 @@ def main(argv: list[str] | None = None) -> None:
         import torch
     except ImportError:
         parser.error("training needs PyTorch and numba: pip install -e '.[train]'")
+    if args.method == "value":
+        if args.positions < 1 or args.holdout < 1:
+            parser.error("--positions and --holdout must be at least 1")
+        from cardtable.train import value
+
+        value.main(args)
+        return
     torch.set_num_threads(max(1, torch.get_num_threads()))
     run = Run(args.game, args.out, args.seed, args.envs, args.batch, args.lr, args.epsilon,
               hidden, args.device, args.target)

@@ -87,7 +87,9 @@ def review_json(record: records.Record) -> dict[str, Any]:
     chance lost with the card or call where it happened: docs/drawbridge-review.md); a
     Three Thirteen game of two players at the default rules is reviewed by the trained
     network (``cardtable.review.review``: ``deals`` empty, and ``method``, ``unit``,
-    ``moves`` and ``players``); the other games have no review (``deals`` is empty).
+    ``moves`` and ``players``), and so is a two-player Sequence game at the default rules
+    (by the afterstate value network); the other games have no review (``deals`` is
+    empty).
     RecordError as for ``replay_json``; RecordTooLong over ``MAX_ACTIONS`` moves or
     ``MAX_DEALS`` deals."""
     if not record.finished:

@@ -252,3 +252,33 @@ def test_a_table_ends_early_and_takes_moves_back_and_its_log_says_so() -> None:
         # the server's stored rows (append-only) read back to the same log
         rows = [*played, (0, f"!undo {taken}"), (0, "!resign")]
         assert table_log(game, dict(table.state.game.options), 5, rows) == table.log()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_takeback_in_three_thirteen_goes_back_a_whole_turn(seed: int) -> None:
+    """Issue 37: an undo against a bot takes the player back to their own last decision,
+    the start of their last turn (3.4: the draw or take, then the discard), not to the
+    discard with the card drawn still in hand."""
+    table = Table.new(cardtable.new_game("threethirteen"),
+                      [Seat("person", "Ann"), Seat("bot", "heuristic")], seed=seed)
+    table.advance_bots()
+    start = table.version
+    hand = sorted(table.view(0)["hand"])
+    table.play(0, "take" if seed % 2 else "draw")
+    table.play(0, table.view(0)["legal"][-1])   # a discard (or going out)
+    table.advance_bots()
+    count = table.undoable(0)
+    assert count == table.version - start >= 3   # the draw, the discard, the bot's turn
+    assert table.undo(0) == count
+    assert table.version == start and table.to_act == 0
+    view = table.view(0)
+    assert set(view["legal"]) >= {"draw", "take"} and sorted(view["hand"]) == hand
+    # mid-turn (drawn, not yet discarded) the takeback is the draw alone
+    table.play(0, "draw")
+    assert table.undoable(0) == 1 and table.undo(0) == 1 and table.version == start
+
+
+def test_a_takeback_in_sequence_includes_the_dead_card_exchanged_that_turn() -> None:
+    game = cardtable.new_game("sequence")
+    assert game.keeps_turn("dead 7H") and not game.keeps_turn("7H c4")
+    assert not cardtable.new_game("drawbridge").keeps_turn("2S")

@@ -456,6 +456,13 @@ class Game:
         """The team ``seat`` plays for, 0..num_teams-1."""
         return seat
 
+    def keeps_turn(self, move: str) -> bool:
+        """Whether the move (notation) is the first part of its seat's turn, whose next
+        move is the same turn's (Three Thirteen's draw or take before the discard,
+        Sequence's dead-card exchange before the card played): a takeback
+        (``Table.undo``) goes back to the start of a whole turn. None here."""
+        return False
+
     def describe(self) -> dict[str, Any]:
         """What a front end needs to draw this game, as JSON-able data: the declaration's
         facts (name, title, blurb, phases, board, export formats, whether it has a

@@ -228,18 +228,24 @@ class Table:
         self._views.clear()
 
     def undoable(self, seat: int) -> int:
-        """How many moves :meth:`undo` would take back for ``seat``: its last move and
-        every move after it (0: it has made none, or the game is over)."""
+        """How many moves :meth:`undo` would take back for ``seat``: its last whole turn
+        (its last move, and the moves of the same turn before it, ``Game.keeps_turn``:
+        Three Thirteen's draw with its discard) and every move after it (0: it has made
+        none, or the game is over)."""
         if self.over:
             return 0
+        keeps_turn = self.state.game.keeps_turn
         for n in range(len(self.moves) - 1, -1, -1):
             if self.moves[n][0] == seat:
+                while n > 0 and self.moves[n - 1][0] == seat and keeps_turn(self.moves[n - 1][1]):
+                    n -= 1
                 return len(self.moves) - n
         return 0
 
     def undo(self, seat: int) -> int:
-        """Take back ``seat``'s last move and every move after it (the state is rebuilt
-        from the start and the moves before it); the number taken back, 0 for none."""
+        """Take back ``seat``'s last whole turn and every move after it (the state is
+        rebuilt from the start and the moves before it); the number taken back, 0 for
+        none."""
         self._check_seat(seat)
         count = self.undoable(seat)
         if not count:

@@ -79,11 +79,13 @@ def test_ismcts_values_the_issue_hands_calls_apart() -> None:
     state = after_the_bot_opened_1s()
     result = ISMCTSBot(seed=1, iterations=120).search(state)
     values = result.values
-    # a natural overcall in the long diamond suit, not a grand slam nor a pass into the
-    # opener's game
-    assert str(result.action) == "2D"
+    # the playouts bid on like the heuristic, which bids its spade game over a low
+    # overcall (issue 37: it no longer doubles at these rules, where that gains
+    # nothing): the call is the cheapest sacrifice in the long diamond suit that the
+    # opener does not outbid, free without undertricks; not a pass into the opener's game
+    assert str(result.action) == "6D"
     assert values["pass"] < 0.1  # the opener makes 1S with ten tricks: 120, the match
-    assert values["2D"] > values["pass"] + 0.4
+    assert values["2D"] < 0.1 and values["5D"] < values["6D"] == pytest.approx(0.5, abs=0.01)
     assert len({round(v, 3) for v in values.values()}) > 5, "every call scored alike"
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+import cardtable
 from cardtable import records
 from cardtable.store import Store, moves
 from tests.server.conftest import Client, Server
@@ -188,9 +189,15 @@ def test_undo_against_a_bot_in_each_game_and_after_a_restart(quick: Server) -> N
                         and m["version"] > before["version"])
                     break
         client.send({"type": "undo"})
-        last = max(m["version"] for m in client.messages
-                   if m["type"] == "event" and m["seat"] == 0)
-        undone = client.view["version"] - last + 1     # its last move and the bot's after
+        mine = {m["version"]: m["move"] for m in client.messages
+                if m["type"] == "event" and m["seat"] == 0}
+        last = max(mine)
+        # its last whole turn (Three Thirteen: the draw with the discard) and the bot's
+        # moves after it
+        keeps_turn = cardtable.new_game(game, **GAMES[game]).keeps_turn
+        while last - 1 in mine and keeps_turn(mine[last - 1]):
+            last -= 1
+        undone = client.view["version"] - last + 1
         done = client.until("undo", status="done")
         assert (done["seat"], done["version"], done["undone"]) == (0, last - 1, undone)
         assert undone >= 2

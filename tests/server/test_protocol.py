@@ -162,6 +162,43 @@ def test_hints_and_pings(server: Server) -> None:
     assert spectator.until("error")["code"] == "auth/bad-token"
 
 
+def test_a_draw_bridge_call_hint_says_what_each_call_leads_to(server: Server) -> None:
+    """Issue 37: not "about 50% chance to win the match" for every call, but the contract
+    the hinted call and every other call lead to (par), with the deal's points."""
+    from tests.server.test_messages import SERVER_MESSAGES
+
+    table = server.create("drawbridge", [{"kind": "person"}, {"kind": "bot", "bot": "heuristic"}],
+                          {"undertricks": True})
+    client = Client(server, table["id"], server.take(table["id"], 0))
+    view = client.until("welcome")["view"]
+    end = time.monotonic() + 60
+    while not (view.get("legal") and view["phase"] == "auction"):
+        assert time.monotonic() < end, "no call to make in a minute"
+        if view.get("legal") and view["version"] == view.get("version"):
+            client.send({"type": "move", "move": view["legal"][0], "version": view["version"]})
+        while True:
+            message = client.recv(30)
+            if message.get("view") and message["view"]["version"] >= view["version"]:
+                view = message["view"]
+                if view.get("legal") or view["phase"] != "draw":
+                    break
+    client.send({"type": "hint"})
+    hint = client.until("hint", timeout=60)
+    SERVER_MESSAGES.validate(hint)
+    assert hint["estimate_of"] == "match" and hint["move"] in view["legal"]
+    assert sorted(c["call"] for c in hint["calls"]) == sorted(view["legal"])
+    mine = next(c for c in hint["calls"] if c["call"] == hint["move"])
+    assert {k: v for k, v in mine.items() if k != "call"} == hint["outcome"]
+    assert hint["outcome"]["win_probability"] == hint["win_probability"]
+    for call in hint["calls"]:
+        assert len(call["points"]) == 2 and min(call["points"]) >= 0
+        if call["contract"] is not None:
+            assert call["declarer"] in (0, 1) and 0 <= call["tricks"] <= 13
+    # what is at stake differs from call to call (the points, not only a chance)
+    assert len({(c["contract"], tuple(c["points"])) for c in hint["calls"]}) > 1
+    client.close()
+
+
 def test_a_bot_takes_over_an_away_seat_and_hands_it_back(server: Server) -> None:
     table = server.create("sequence", [{"kind": "person"}, {"kind": "person"}],
                           takeover_after=1)

@@ -16,7 +16,7 @@ from typing import Any
 from cardtable.bots.base import Bot, HeuristicBot, RandomBot, check_budget
 from cardtable.bots.ismcts import ISMCTSBot, SearchResult, _heuristic_or_none
 from cardtable.bots.learned import LearnedBot
-from cardtable.bots.perfect import PerfectBot, exact_hint
+from cardtable.bots.perfect import PerfectBot, call_outcomes, exact_hint
 from cardtable.core import Action, IllegalActionError, OptionsError, State
 from cardtable.drawbridge.game import DrawBridgeState
 
@@ -102,7 +102,10 @@ class Hint:
     (Draw Bridge: the match to the target, the deal in progress valued from the cards).
     ``exact``: the move and its worth are solved, not sampled (Draw Bridge from the
     auction on: ``cardtable.bots.perfect``); then ``detail`` says what the move is worth
-    in words ("you take 10 tricks in all; 4SX makes with 10 tricks: you win the match").
+    in words ("you take 10 tricks in all; 4SX makes with 10 tricks: you win the match"),
+    ``outcome`` the same as data (``perfect.outcome_of``: the contract, its declarer and
+    tricks, the deal's points, the match chance), and in the auction ``calls`` what every
+    legal call leads to (``perfect.call_outcomes``): what decides the call.
     """
 
     action: Action
@@ -110,6 +113,8 @@ class Hint:
     estimate_of: str = "game"
     exact: bool = False
     detail: str | None = None
+    outcome: dict[str, Any] | None = None
+    calls: tuple[dict[str, Any], ...] | None = None
 
     @property
     def notation(self) -> str:
@@ -132,8 +137,10 @@ def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = 
     if isinstance(state, DrawBridgeState) and state.phase in ("auction", "play"):
         to_act = state.current_player
         assert to_act is not None
-        action, chance, detail = exact_hint(state, to_act)
-        return Hint(action, chance, "match", exact=True, detail=detail)
+        action, chance, detail, outcome = exact_hint(state, to_act)
+        calls = tuple(call_outcomes(state, to_act)) if state.phase == "auction" else None
+        return Hint(action, chance, "match", exact=True, detail=detail, outcome=outcome,
+                    calls=calls)
     bot = ISMCTSBot(seed, **check_budget(dict(budget or {"iterations": 500})))
     result: SearchResult = bot.search(state)
     heuristic = _heuristic_or_none(state.game.name)

@@ -91,7 +91,7 @@ class Heuristic:
 # meaning them. Before changing a game's heuristic, copy today's module (e.g.
 # bots/sequence.py to bots/sequence_v1.py) and name the copy here, e.g.
 # {"sequence": "cardtable.bots.sequence_v1"}; tests/bots/test_arena.py pins the yardstick.
-_FROZEN_V1: dict[str, str] = {}
+_FROZEN_V1: dict[str, str] = {"drawbridge": "cardtable.bots.drawbridge_v1"}
 
 
 def heuristic_for(game_name: str, version: str = "heuristic") -> Heuristic:

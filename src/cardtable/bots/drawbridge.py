@@ -4,9 +4,12 @@
   it (as cheaply as possible) only when that card is shown and worth having;
   otherwise shed the lowest card and keep the high ones for the play phase.
 - Auction: every card is known by elimination (RULES 1.3), so estimate the tricks
-  each side would take in each strain, bid the best strain as low as it outbids,
-  double a contract the opponent cannot make, redouble one we make with a trick
-  to spare.
+  each side would take in each strain, and make the call worth the most points at the
+  table's rules if the auction ended there (``call_values``): pass, double, redouble,
+  or a strain bid as low as it outbids. Without ``undertricks`` a failed contract
+  costs nothing: a double only raises what a made contract scores, so the heuristic
+  never doubles, and it bids only a contract it expects to make (``MIN_MAKE``), never a
+  free sacrifice. With ``undertricks`` a double or a sacrifice is worth its price.
 - Play: second hand wins as cheaply as it can or plays low; a leader cashes sure
   winners, declarer draws trumps first, otherwise leads low from the longest suit.
 
@@ -86,26 +89,84 @@ def parse_call(call: str) -> tuple[int, str] | None:
     return None
 
 
+#: how widely the tricks a side takes spread around ``estimate_tricks`` (a bell's width)
+TRICK_SPREAD = 1.2
+#: the least chance to make that a bid needs where going down is free (``undertricks``
+#: off): a bid there is never only a sacrifice, which two such bidders would trade up
+#: to 7NT deal after deal with nobody scoring
+MIN_MAKE = 0.35
+
+
+def contract_odds(estimate: float, level: int) -> float:
+    """The chance that a declarer expected to take ``estimate`` tricks makes ``level``."""
+    return sum(p for t, p in trick_odds(estimate, TRICK_SPREAD, 0, 13) if t >= 6 + level)
+
+
+def expected_points(estimate: float, level: int, strain: str, doubled: int,
+                    undertricks: bool) -> float:
+    """Declarer's expected points less the defender's for a contract (1.6, and 1.1's
+    ``undertricks``), declarer expected to take ``estimate`` tricks."""
+    index = STRAINS.index(strain)
+    total = 0.0
+    for tricks, odds in trick_odds(estimate, TRICK_SPREAD, 0, 13):
+        mine, theirs = deal_points(level, index, doubled, tricks, undertricks)
+        total += odds * (mine - theirs)
+    return total
+
+
+def call_values(ours_est: dict[str, float], theirs_est: dict[str, float],
+                last_bid: tuple[int, str] | None, last_bidder: int | None, seat: int,
+                legal: Iterable[str], doubled: int = 0,
+                undertricks: bool = False) -> dict[str, float]:
+    """Each call worth considering, with its expected points for ``seat`` less the
+    opponent's if the auction ended after it (the opponent passing): a pass leaves the
+    contract as it stands, a double or redouble doubles it, a bid is our contract. A bid
+    is considered only where it makes often enough (``MIN_MAKE``) or, with
+    ``undertricks``, where going down costs what it costs (a sacrifice by its price)."""
+    legal = set(legal)
+    values: dict[str, float] = {}
+    if last_bid is None:
+        values["pass"] = 0.0
+    else:
+        level, strain = last_bid
+        if last_bidder == seat:
+            values["pass"] = expected_points(ours_est[strain], level, strain, doubled,
+                                             undertricks)
+            if "redouble" in legal:
+                values["redouble"] = expected_points(ours_est[strain], level, strain, 2,
+                                                     undertricks)
+        else:
+            values["pass"] = -expected_points(theirs_est[strain], level, strain, doubled,
+                                              undertricks)
+            if "double" in legal:
+                values["double"] = -expected_points(theirs_est[strain], level, strain, 1,
+                                                    undertricks)
+    for strain in STRAINS:
+        for level in range(1, 8):
+            call = f"{level}{strain}"
+            if call not in legal:
+                continue
+            # every trick over six scores (1.6): the lowest legal level of a strain is
+            # worth the most, a higher one only risks more
+            if undertricks or contract_odds(ours_est[strain], level) >= MIN_MAKE:
+                values[call] = expected_points(ours_est[strain], level, strain, 0,
+                                               undertricks)
+            break
+    return values
+
+
 def choose_call(ours_est: dict[str, float], theirs_est: dict[str, float],
                 last_bid: tuple[int, str] | None, last_bidder: int | None, seat: int,
-                legal: Iterable[str]) -> str:
-    """The heuristic's call (1.4) from both sides' trick estimates per strain as declarer."""
-    legal = set(legal)
-    if ("redouble" in legal and last_bid is not None
-            and ours_est[last_bid[1]] >= 6 + last_bid[0] + 1):
-        return "redouble"
-    if "double" in legal and last_bid is not None and last_bidder != seat:
-        level, strain = last_bid
-        if theirs_est[strain] < 6 + level - 0.5:
-            return "double"
-    for strain in sorted(STRAINS, key=lambda st: -ours_est[st]):
-        most = math.floor(ours_est[strain]) - 6
-        for level in range(1, most + 1):
-            if f"{level}{strain}" in legal:
-                if last_bidder == seat and last_bid is not None:
-                    return "pass"  # our own contract stands
-                return f"{level}{strain}"
-    return "pass"
+                legal: Iterable[str], doubled: int = 0, undertricks: bool = False) -> str:
+    """The heuristic's call (1.4) from both sides' trick estimates per strain as declarer:
+    the call of ``call_values`` worth the most at the table's rules; of calls worth the
+    same, a pass first, then a double or redouble, then the lowest bid. Without
+    ``undertricks`` a double only adds to what a made contract scores, so the heuristic
+    never doubles there, and it never bids a contract it expects to fail."""
+    values = call_values(ours_est, theirs_est, last_bid, last_bidder, seat, legal,
+                         doubled, undertricks)
+    order = list(values)
+    return max(order, key=lambda call: (round(values[call], 6), -order.index(call)))
 
 
 # -- valuing a deal in progress as a chance to win the match (for ISMCTS) -----------
@@ -177,7 +238,8 @@ def bid_auction_out(state: DrawBridgeState) -> None:
         last = None if bid is None else (bid.level, STRAINS[bid.strain])
         call = choose_call(est[seat], est[1 - seat], last,
                            None if bid is None else bid.declarer, seat,
-                           [a.notation for a in state.legal_actions()])
+                           [a.notation for a in state.legal_actions()],
+                           0 if bid is None else bid.doubled, state.game.undertricks)
         state.apply(call)
 
 
@@ -199,7 +261,8 @@ class DrawBridgeHeuristic(Heuristic):
         legal = state.legal_actions()
         phase = view["phase"]
         if phase == "auction":
-            choice = self._call(view, seat, [str(a) for a in legal])
+            choice = self._call(view, seat, [str(a) for a in legal],
+                                bool(state.game.options.get("undertricks")))
         elif phase == "draw":
             choice = self._draw_card(view, state.game.options, [str(a) for a in legal])
         else:
@@ -226,7 +289,8 @@ class DrawBridgeHeuristic(Heuristic):
 
     # -- auction (1.4) ----------------------------------------------------
 
-    def _call(self, view: dict[str, Any], seat: int, legal: list[str]) -> str:
+    def _call(self, view: dict[str, Any], seat: int, legal: list[str],
+              undertricks: bool = False) -> str:
         mine = set(view["hand"])
         theirs = ALL_CARDS - mine - {c for _, c in view["played"]}
         ours_s, theirs_s = by_suit(mine), by_suit(theirs)
@@ -234,11 +298,15 @@ class DrawBridgeHeuristic(Heuristic):
         theirs_est = {st: estimate_tricks(theirs_s, ours_s, st) for st in STRAINS}
         last_bid = None
         last_bidder = None
+        doubled = 0
         for who, call in view["auction"]:
             bid = parse_call(call)
             if bid is not None:
-                last_bid, last_bidder = bid, who
-        return choose_call(ours_est, theirs_est, last_bid, last_bidder, seat, legal)
+                last_bid, last_bidder, doubled = bid, who, 0
+            elif call in ("double", "redouble"):
+                doubled += 1
+        return choose_call(ours_est, theirs_est, last_bid, last_bidder, seat, legal,
+                           doubled, undertricks)
 
     # -- play phase (1.5) -------------------------------------------------
 

@@ -57,12 +57,15 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               "against ismcts at 1,000 iterations (paired over deals 49-64%)"),
     ),
     "drawbridge": (
-        Level("easy", "Easy", "random", EASY, "the medium bot beats it 98.0% (93.0-99.5): "
-              "cardtable arena drawbridge --bots heuristic,random --games 100 --seed 1"),
+        Level("easy", "Easy", "random", EASY, "the medium bot beats it 98.2% (96.4-99.2) "
+              "of 400: cardtable arena drawbridge --bots heuristic,heuristic-v1,random "
+              "--games 400 --seed 1"),
         Level("medium", "Medium", "heuristic",
               "Plays and bids by rules of thumb: beats random play 98 matches in 100",
-              "98.0% (93.0-99.5) of 100: cardtable arena drawbridge --bots heuristic,random "
-              "--games 100 --seed 1"),
+              "98.2% (96.4-99.2) of 400: cardtable arena drawbridge --bots "
+              "heuristic,heuristic-v1,random --games 400 --seed 1; bids by expected points "
+              "at the table's rules, 67.2% (64.2-70.0) of 1,000 against the heuristic of "
+              "1 December 2026 (heuristic-v1), 55.7% with undertricks (docs/bots.md)"),
         Level("hard", "Hard", "ismcts",
               "Searches one second a move: has won every match against the medium bot",
               "100% (83.9-100) of 20: cardtable arena drawbridge --bots ismcts,heuristic "

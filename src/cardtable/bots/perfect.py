@@ -186,9 +186,39 @@ def _outcome(contract: Contract, tricks: int, scores: list[int], target: int,
     return chance, f"{how}: nobody scores"
 
 
-def exact_hint(state: DrawBridgeState, seat: int) -> tuple[Action, float, str]:
+def outcome_of(contract: Contract | None, tricks: int, points: tuple[int, int] | list[int],
+               chance: float) -> dict[str, Any]:
+    """What a hint's move leads to, as plain data (the server's ``hint`` message): the
+    contract (None: the deal passed out), its declarer and the declarer's tricks, the
+    deal's points (seat 0's, seat 1's) and the asking seat's match chance after it."""
+    return {"contract": None if contract is None else str(contract),
+            "declarer": None if contract is None else contract.declarer,
+            "tricks": None if contract is None else tricks,
+            "points": [int(points[0]), int(points[1])], "win_probability": round(chance, 3)}
+
+
+def call_outcomes(state: DrawBridgeState, seat: int) -> list[dict[str, Any]]:
+    """Every legal call of ``seat`` (in its auction) with what it leads to at par (both
+    players calling perfectly after it, the play double dummy): ``outcome_of``'s keys and
+    ``call``, the call in notation."""
+    view = state.view(seat, history=False)
+    auction = auction_for(view, state.game.undertricks)
+    calls = [c for c in (parse_call(n) for _, n in view["auction"]) if c is not None]
+    out = []
+    for action in state.legal_actions():
+        par = auction.par([*calls, action.id])
+        value = auction.passed_out if par.contract is None else par.value
+        chance = value if seat == 0 else 1.0 - value
+        out.append({"call": action.notation,
+                    **outcome_of(par.contract, par.declarer_tricks, par.points, chance)})
+    return out
+
+
+def exact_hint(state: DrawBridgeState, seat: int
+               ) -> tuple[Action, float, str, dict[str, Any]]:
     """The perfect bot's move for ``seat`` from the auction on, ``seat``'s exact match
-    chance with it (par's measure, ``match_value``) and what it is worth in words."""
+    chance with it (par's measure, ``match_value``), what it is worth in words and as
+    data (``outcome_of``: the contract it leads to, the tricks, the points)."""
     view = state.view(seat, history=False)
     game = state.game
     bot = PerfectBot()
@@ -199,10 +229,12 @@ def exact_hint(state: DrawBridgeState, seat: int) -> tuple[Action, float, str]:
         par = auction.par([*calls, action.id])
         if par.contract is None:
             chance = auction.passed_out if seat == 0 else 1.0 - auction.passed_out
-            return action, chance, "the deal is passed out: nobody scores"
+            return (action, chance, "the deal is passed out: nobody scores",
+                    outcome_of(None, 0, (0, 0), chance))
         chance, words = _outcome(par.contract, par.declarer_tricks, view["scores"],
                                  view["target"], game.undertricks, seat)
-        return action, chance, f"at par, {words}"
+        return (action, chance, f"at par, {words}",
+                outcome_of(par.contract, par.declarer_tricks, par.points, chance))
     values = card_values(bot.position(view))
     contract = state.last_bid
     assert contract is not None
@@ -210,4 +242,8 @@ def exact_hint(state: DrawBridgeState, seat: int) -> tuple[Action, float, str]:
     declarer_tricks = mine if seat == contract.declarer else 13 - mine
     chance, words = _outcome(contract, declarer_tricks, view["scores"], view["target"],
                              game.undertricks, seat)
-    return action, chance, f"you take {mine} tricks in all; {words}"
+    made, defended = deal_points(contract.level, contract.strain, contract.doubled,
+                                 declarer_tricks, game.undertricks)
+    points = (made, defended) if contract.declarer == 0 else (defended, made)
+    return (action, chance, f"you take {mine} tricks in all; {words}",
+            outcome_of(contract, declarer_tricks, points, chance))

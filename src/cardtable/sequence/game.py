@@ -189,6 +189,10 @@ class SequenceGame(Game):
         """2.2: seats alternate teams, so seat s plays for team s mod teams."""
         return seat % self.teams
 
+    def keeps_turn(self, move: str) -> bool:
+        """2.4.1: a dead card's exchange comes before the card the turn plays."""
+        return move.startswith("dead ")
+
     def setup(self, **position: Any) -> SequenceState:
         """A position as API.md describes; omitted keys drawn from ``seed``."""
         state = super().setup(**position)

@@ -33,7 +33,7 @@ class DrawMessage(In):
 
 
 class UndoAsk(In):
-    """Take back this seat's last move and every move after it: at once where the other
+    """Take back this seat's last whole turn and every move after it: at once where the other
     seats are bots, else asked of the other people (``undo_answer``); never rated."""
 
     type: Literal["undo"]

@@ -28,7 +28,7 @@ from typing import Any
 
 from cardtable.server.clocks import TIMEOUT_BOT
 from cardtable.server.connections import Connection
-from cardtable.server.messages import HintFound
+from cardtable.server.messages import HintFound, HintOutcome
 from cardtable.server.pace import bot_wait
 from cardtable.server.pipeline import Pipeline
 from cardtable.server.pool import FairPool, Stale
@@ -201,9 +201,14 @@ class Jobs:
             future.add_done_callback(lambda done: room.forget_hint(seat, done))
         try:
             # shielded: one asker going away does not cancel the others' answer
-            move, chance, of = await asyncio.shield(asked[1])
+            move, chance, of, outcome, calls = await asyncio.shield(asked[1])
         except Stale:
             raise Refusal("move/stale", "the table moved on before the hint's turn came; "
                                         "ask again") from None
-        return HintFound(move=move, win_probability=round(chance, 3),
-                         estimate_of=of, version=version)
+        exact: dict[str, Any] = {}  # what decides the move (Draw Bridge, exact hints)
+        if outcome is not None:
+            exact["outcome"] = HintOutcome(**outcome)
+        if calls is not None:
+            exact["calls"] = [HintOutcome(**call) for call in calls]
+        return HintFound(move=move, win_probability=round(chance, 3), estimate_of=of,
+                         version=version, **exact)

@@ -32,6 +32,7 @@ from cardtable.server.ending_messages import (
     UndoAnswer,
     UndoAsk,
 )
+from cardtable.server.hint_messages import HintOutcome
 from cardtable.server.reading import In, MoveText, read
 from cardtable.server.refusals import Refusal
 
@@ -155,8 +156,7 @@ class Out(BaseModel):
         return self.model_dump_json(exclude_unset=True)
 
 
-#: a table's status: waiting for its players, playing, adjourned (everyone went away;
-#: it plays on when a player comes back), over
+#: a table's status: waiting for players, playing, adjourned (all away; plays on later), over
 Status = Literal["waiting", "playing", "adjourned", "over"]
 
 
@@ -264,8 +264,7 @@ class ChatLine(Out):
     preset: str | None
     #: when it was said (UTC, ISO 8601)
     at: str
-    #: a spectator's line: the spectator's id at this table (what a seat mutes; one per
-    #: client address, the same over reconnects); absent on a seat's line
+    #: a spectator's line's id here (what a seat mutes; one per client address), else absent
     spectator: str | None = None
 
 
@@ -339,14 +338,16 @@ class Presence(Out):
 
 
 class HintFound(Out):
-    """A hint: the move and its chance of winning what ``estimate_of`` names."""
+    """A hint: the move, its chance of winning ``estimate_of`` ("game"; "match"); exact
+    hints say what the move (``outcome``) and every call (``calls``) lead to."""
 
     type: Literal["hint"] = "hint"
     move: str
     win_probability: float
-    #: "game", or "match" in Draw Bridge
     estimate_of: str
     version: int
+    outcome: HintOutcome | None = None
+    calls: list[HintOutcome] | None = None
 
 
 class Over(Out):

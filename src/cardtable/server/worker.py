@@ -12,15 +12,20 @@ import os
 import signal
 import sys
 import threading
+from typing import Any
 
 from cardtable.table import HintJob, run_hint_job
 
 
-def hint_in_worker(job: HintJob) -> tuple[str, float, str]:
-    """In a worker process: the job's hint as plain data: the move, the chance of winning
-    and what that chance is of ("game", or "match" in Draw Bridge)."""
+def hint_in_worker(job: HintJob) -> tuple[str, float, str, dict[str, Any] | None,
+                                           list[dict[str, Any]] | None]:
+    """In a worker process: the job's hint as plain data: the move, the chance of winning,
+    what that chance is of ("game", or "match" in Draw Bridge), and where the hint is
+    exact (Draw Bridge from the auction on) what the move leads to and, in the auction,
+    what every call leads to (``cardtable.bots.Hint``)."""
     found = run_hint_job(job)
-    return found.action.notation, found.win_probability, found.estimate_of
+    return (found.action.notation, found.win_probability, found.estimate_of,
+            found.outcome, None if found.calls is None else list(found.calls))
 
 
 def warm() -> int:

@@ -197,6 +197,10 @@ class ThreeThirteenGame(Game):
         self.all_wild_melds: bool = self.options["all_wild_melds"]
         self.solver: MeldSolver = solver(self.options["aces"], self.options["face_values"])
 
+    def keeps_turn(self, move: str) -> bool:
+        """3.4: a turn is a draw (from the stock or the discard pile), then a discard."""
+        return move in ("draw", "take")
+
     def _facts(self) -> dict[str, Any]:
         """3.2: the rounds, and the wild rank of each, round 1 first."""
         return {"rounds": ROUNDS,

@@ -71,6 +71,51 @@ export function contractText(contract, page, declarer = null) {
   });
 }
 
+/** What a hint's move leads to (the server's exact hint: both perfect after it): "4♠ by
+ *  Dara takes 10 tricks: Dara +120", or the deal passed out. */
+function outcomeText(o, page) {
+  if (!o.contract) return _("the deal is passed out: nobody scores");
+  const gains = [0, 1].filter((s) => o.points[s] > 0)
+    .map((s) => _("{name} +{points}", { name: page.seatName(s), points: o.points[s] }));
+  const points = gains.length ? gains.join(", ") : _("nobody scores");
+  return _("{contract} takes {tricks} tricks: {points}", {
+    contract: contractText(o.contract, page, o.declarer), tricks: o.tricks, points,
+  });
+}
+
+/** The hint's words where the hint says what decides its move (``outcome``; in the
+ *  auction ``calls``: what each call leads to, grouped, the best for this seat first). */
+export function hintDetail(page, hint) {
+  const lines = [h("span", { id: "hint-outcome" }, "→ ", outcomeText(hint.outcome, page))];
+  if (!hint.calls) return h("span", {}, ...lines);
+  const me = page.seat;
+  const groups = new Map();
+  for (const c of hint.calls) {
+    const key = `${c.contract}|${c.declarer}|${c.tricks}|${c.points.join(",")}`;
+    if (!groups.has(key)) groups.set(key, { o: c, calls: [] });
+    groups.get(key).calls.push(c.call);
+  }
+  const worth = (o) => [o.win_probability, o.points[me] - o.points[1 - me]];
+  const sorted = [...groups.values()].sort((a, b) => {
+    const [pa, da] = worth(a.o), [pb, db] = worth(b.o);
+    return pb - pa || db - da;
+  });
+  const shown = sorted.slice(0, 5);
+  const rows = shown.map((g) => {
+    const names = g.calls.slice(0, 4).map(callLabel).join(", ")
+      + (g.calls.length > 4 ? " " + _("and {n} more", { n: g.calls.length - 4 }) : "");
+    return h("li", { class: g.calls.includes(hint.move) ? "hinted-call" : "" },
+      h("strong", {}, names), " → ", outcomeText(g.o, page),
+      " ", h("span", { class: "muted" }, _("({pct}% chance)", { pct: Math.round(g.o.win_probability * 100) })));
+  });
+  const rest = sorted.slice(5).reduce((n, g) => n + g.calls.length, 0);
+  if (rest) rows.push(h("li", { class: "muted" }, _("{n} other calls do no better", { n: rest })));
+  return h("span", {}, ...lines,
+    h("div", { class: "hint-calls", id: "hint-calls" },
+      h("span", { class: "muted" }, _("What each call leads to, both playing their best after it:")),
+      h("ul", {}, ...rows)));
+}
+
 export function render(page, area) {
   const v = page.view;
   const me = page.seat === null ? 0 : page.seat;

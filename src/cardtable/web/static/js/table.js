@@ -398,7 +398,7 @@ export class TablePage {
         break;
       case "hint":
         this.hintPending = false;
-        this.hint = { move: msg.move, p: msg.win_probability, of: msg.estimate_of };
+        this.hint = { move: msg.move, p: msg.win_probability, of: msg.estimate_of, outcome: msg.outcome, calls: msg.calls };
         break;
       case "over":
         this.over = msg;
@@ -640,9 +640,12 @@ export class TablePage {
       const text = this.hint.of === "match"
         ? _("Suggested: {move} (about {pct}% chance to win the match)", { move, pct })
         : _("Suggested: {move} (about {pct}% chance to win the game)", { move, pct });
+      // an exact hint says what decides the move: the contract it leads to, the points
+      const detail = this.hint.outcome && this.game.hintDetail ? this.game.hintDetail(this, this.hint) : null;
       this.hintBox.replaceChildren(
         text,
-        " ", h("button", { class: "small", id: "play-hint", onclick: () => this.play(this.hint.move) }, _("Play it")));
+        " ", h("button", { class: "small", id: "play-hint", onclick: () => this.play(this.hint.move) }, _("Play it")),
+        ...(detail ? [h("div", { class: "hint-detail" }, detail)] : []));
     } else {
       this.hintBox.textContent = this.hintPending ? _("Thinking…") : "";
     }

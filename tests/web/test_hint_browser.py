@@ -1,0 +1,70 @@
+"""A Draw Bridge call hint says what decides the call (issue 37, defect 3): the contract
+each call leads to and the points at stake, not "about 50% chance to win the match" for
+every call. A real browser (Debian's chromium) against a real ``cardtable serve``, in
+English and Khmer, on a desktop and a phone."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player, drawbridge_move
+
+pytestmark = pytest.mark.slow
+
+
+def to_my_call(p: Player) -> None:
+    """Play the draw phase (the lowest card each time) until this seat is to call."""
+    end = time.monotonic() + 120
+    while not (p.my_turn and p.page.locator("#auction .bid-grid").count()):
+        assert time.monotonic() < end, "no call to make in 2 minutes"
+        if p.my_turn:
+            drawbridge_move(p, bid=False)
+        else:
+            p.page.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize(("locale", "viewport"), [("en-US", DESKTOP), ("km-KH", PHONE)])
+def test_a_call_hint_shows_the_contract_each_call_leads_to(browser: Any, server: str,
+                                                           shots: Path, locale: str,
+                                                           viewport: dict[str, int]) -> None:
+    p = Player(browser, server, viewport=viewport, locale=locale)
+    p.page.emulate_media(reduced_motion="reduce")
+    p.create("drawbridge", ["person", "bot:heuristic"])
+    to_my_call(p)
+    p.page.click("#hint")
+    p.page.wait_for_selector("#hint-calls li")
+    box = p.page.inner_text("#hint-text")
+    outcome = p.page.inner_text("#hint-outcome")
+    rows = p.page.locator("#hint-calls li").all_inner_texts()
+    hint = p.page.evaluate("window.cardtable.table.hint")
+    calls = hint["calls"]
+    legal = p.page.evaluate("window.cardtable.table.legal")
+    assert sorted(c["call"] for c in calls) == sorted(legal)   # every call, each told
+    assert 1 <= len(rows) <= 6
+    # the hinted call's row is marked, its outcome is the line under the suggestion
+    assert p.page.locator("#hint-calls li.hinted-call").count() == 1
+    if hint["outcome"]["contract"]:
+        assert re.search(r"\d", outcome)   # the tricks, the points
+    if locale == "en-US":
+        assert "chance to win the match" in box
+        assert re.search(r"takes \d+ tricks: (You|Bot[^+]*) \+\d+|nobody scores", outcome)
+        assert all("→" in row for row in rows[:5])
+        assert "What each call leads to" in box
+    else:
+        assert re.search(f"[{KHMER}]", box) and "ល្បិច" in box or "គ្មាននរណាបានពិន្ទុទេ" in box
+        for english in ("takes", "tricks", "nobody", "What each call", "more", "other calls"):
+            assert english not in box, english
+    # the page stays inside a phone's width
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    p.page.locator("#hint-text").screenshot(path=str(shots / f"drawbridge-call-hint-{locale}.png"))
+    p.shot(shots, f"drawbridge-call-hint-{locale}-page")
+    # "Play it" plays the hinted call
+    before = p.moves_seen()
+    p.page.click("#play-hint")
+    p.wait_moves(before)
+    p.close()

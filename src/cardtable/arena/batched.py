@@ -29,10 +29,17 @@ ROWS = 4096
 
 
 def kinds(game: str) -> tuple[str, ...]:
-    """The bots the batched arena plays in ``game``."""
+    """The bots the batched arena plays in ``game``: ``trained`` where its shipped network
+    is an action-value one (Three Thirteen's; Sequence's values afterstates, which no kernel
+    computes), or where it has none and plays the heuristic, if that has a kernel."""
+    from cardtable.bots.trained import QNet, shipped
     from cardtable.vector.heuristics import batched_kinds
 
-    return ("random", *batched_kinds(game), "trained")
+    offered = ("random", *batched_kinds(game))
+    net = shipped(game)
+    if isinstance(net, QNet) or (net is None and "heuristic" in offered):
+        offered += ("trained",)
+    return offered
 
 
 def check(game: str, specs: Sequence[BotSpec]) -> None:
@@ -67,10 +74,10 @@ def trained_actions(engine: Any, batch: Any, took: Any) -> Any:
     lowest id among equals); ``took`` the card each row's seat to act has just taken (-1:
     none, ``just_took``). None where the game has no shipped network for its options (the
     bot plays the heuristic there)."""
-    from cardtable.bots.trained import shipped
+    from cardtable.bots.trained import QNet, shipped
 
     net = shipped(engine.game.name)
-    if net is None or not net.fits_game(engine.game):
+    if not isinstance(net, QNet) or not net.fits_game(engine.game):
         return None
     obs = engine.observe(batch)  # each row's seat to act
     mask = engine.legal_mask(batch).astype(bool)

@@ -12,11 +12,12 @@
 
 A kernel plays the heuristic of 1 December 2026, the frozen yardstick ``heuristic-v1``:
 each kernel module's differential test checks it against ``cardtable.bots.make(
-"heuristic-v1")``. The bot kind ``heuristic`` is the same bot today (no game has a frozen
-copy yet: ``cardtable.bots.base._FROZEN_V1``), so ``batched_kinds`` offers both names
-(``SAME_AS_V1``); once a game's ``heuristic`` moves on from its yardstick, a test says to
-take it out of ``SAME_AS_V1``, and only ``heuristic-v1`` is offered for it until its
-kernel is written anew.
+"heuristic-v1")``. In Sequence and Three Thirteen the bot kind ``heuristic`` is the same
+bot today, so ``batched_kinds`` offers both names (``SAME_AS_V1``). Draw Bridge's
+``heuristic`` has moved on (it calls by expected points at the table's rules; the old one
+is frozen in ``cardtable.bots.drawbridge_v1``: ``cardtable.bots.base._FROZEN_V1``), so only
+``heuristic-v1`` is offered for it until its kernel is written anew; a test says when
+another game's ``heuristic`` moves on.
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ KERNELS = {
 KINDS = ("heuristic", "heuristic-v1")
 
 
-#: the games whose ``heuristic`` is still their ``heuristic-v1`` (no frozen copy yet, so
-#: the kernel plays both); tests/vector/test_heuristic_opponents.py checks this against
+#: the games whose ``heuristic`` is still their ``heuristic-v1`` (no frozen copy, so the
+#: kernel plays both); tests/vector/test_heuristic_opponents.py checks this against
 #: ``cardtable.bots`` (which the batched engines do not import)
-SAME_AS_V1 = frozenset(KERNELS)
+SAME_AS_V1 = frozenset({"sequence", "threethirteen"})
 
 
 def batched_kinds(game_name: str) -> tuple[str, ...]:

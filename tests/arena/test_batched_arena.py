@@ -98,7 +98,7 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
 
     import cardtable
     from cardtable.arena.batched import just_took, trained_actions
-    from cardtable.bots.trained import TrainedBot, shipped
+    from cardtable.bots.trained import QNet, TrainedBot, shipped
     from cardtable.threethirteen.game import ThreeThirteenState
     from cardtable.vector import VectorThreeThirteen
 
@@ -108,7 +108,7 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
     batch = engine.from_states(states)
     bot = TrainedBot(1)
     net = shipped("threethirteen")
-    assert net is not None and net.fits_game(game)
+    assert isinstance(net, QNet) and net.fits_game(game)
     took = np.full(len(states), -1, np.int64)
     same = near = 0
     for _ in range(120):
@@ -140,7 +140,7 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
     # no action-value network: None (Draw Bridge has no network, and the arena's trained
     # plays its heuristic if that has a kernel; Sequence's values afterstates, which no
     # kernel computes, so the batched arena does not offer it)
-    for game in ("sequence", "drawbridge"):
-        other = cardtable.vector.make_engine(game)
+    for name in ("sequence", "drawbridge"):
+        other = cardtable.vector.make_engine(name)
         assert trained_actions(other, other.init(np.arange(2)), np.full(2, -1)) is None
-        assert "trained" not in batched.kinds(game)
+        assert "trained" not in batched.kinds(name)

@@ -6,10 +6,12 @@ scalar bot, in one run: moves per second of heuristic self-play, one JSON line a
 
 One core. ``batched``: ``heuristic_actions`` + ``step`` on ``--rows`` rows (finished games
 reset on their own), after one untimed step (numba compiles, or loads from its cache, its
-kernels at their first call); ``scalar``: ``cardtable.bots.make("heuristic").choose`` +
+kernels at their first call); ``scalar``: ``cardtable.bots.make("heuristic-v1").choose`` +
 ``apply`` over seeded games (Draw Bridge and Three Thirteen: matches), after one untimed
-move. The ratio is what to compare across machines. ``--players`` applies to the games
-that take it (Sequence, Three Thirteen); Draw Bridge has two.
+move. The bot is each game's yardstick, ``heuristic-v1``, the one every kernel plays (Draw
+Bridge's ``heuristic`` has moved on from it). The ratio is what to compare across
+machines. ``--players`` applies to the games that take it (Sequence, Three Thirteen);
+Draw Bridge has two.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def scalar(game_name: str, players: int, seconds: float, kind: str) -> float:
 
 
 def measure(game: str, rows: int, players: int, seconds: float,
-            kind: str = "heuristic") -> dict[str, Any]:
+            kind: str = "heuristic-v1") -> dict[str, Any]:
     fast = batched(game, rows, players, seconds, kind)
     slow = scalar(game, players, seconds, kind)
     return {"game": game, "bot": kind, "rows": rows,
@@ -68,7 +70,7 @@ def measure(game: str, rows: int, players: int, seconds: float,
 
 
 def main(argv: list[str] | None = None, games: tuple[str, ...] = tuple(KERNELS),
-         kind: str = "heuristic") -> None:
+         kind: str = "heuristic-v1") -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=sorted(KERNELS), default=list(games))
     parser.add_argument("--rows", type=int, default=4096)

@@ -153,7 +153,7 @@ def heuristics(rows: Report) -> None:
     assert [r["game"] for r in rows] == ["sequence", "threethirteen", "drawbridge"]
     for row in rows:
         sequence_heuristic(row)
-        assert row["bot"] == "heuristic" and row["ratio"] > 0
+        assert row["bot"] == "heuristic-v1" and row["ratio"] > 0
 
 
 def views(report: Report) -> None:

@@ -251,6 +251,17 @@ def postgres() -> Iterator[str | None]:
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tables.db'}"
+    return _new_database(request)
+
+
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> str:
+    """A new PostgreSQL database alone: for the long tests of what a store shared by
+    processes does (a cluster's failover), which the quick ones check on SQLite too."""
+    return _new_database(request)
+
+
+def _new_database(request: pytest.FixtureRequest) -> str:
     admin = request.getfixturevalue("postgres")
     if admin is None:
         missing("PostgreSQL", "the store's tests on PostgreSQL")

@@ -226,10 +226,10 @@ def test_a_killed_process_s_busy_tables_play_on_elsewhere(db_url: str,
 
 
 @pytest.mark.slow
-def test_a_paused_process_stands_down_and_writes_nothing(db_url: str,
+def test_a_paused_process_stands_down_and_writes_nothing(pg_url: str,
                                                          tmp_path: Path) -> None:
-    first = member(db_url, tmp_path, "a").start()
-    second = member(db_url, tmp_path, "b").start()
+    first = member(pg_url, tmp_path, "a").start()
+    second = member(pg_url, tmp_path, "b").start()
     servers = [first, second]
     try:
         ids, tokens = seat_tables(first)
@@ -300,10 +300,10 @@ def test_a_paused_process_stands_down_and_writes_nothing(db_url: str,
 
 
 @pytest.mark.slow
-def test_a_stopped_process_hands_its_tables_over_at_once(db_url: str,
+def test_a_stopped_process_hands_its_tables_over_at_once(pg_url: str,
                                                          tmp_path: Path) -> None:
-    first = member(db_url, tmp_path, "a").start()
-    second = member(db_url, tmp_path, "b").start()
+    first = member(pg_url, tmp_path, "a").start()
+    second = member(pg_url, tmp_path, "b").start()
     try:
         table = first.create("sequence", [{"kind": "person"}, {"kind": "bot",
                                                                 "bot": "random"}])

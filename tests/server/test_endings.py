@@ -23,8 +23,19 @@ BOT = [{"kind": "person"}, {"kind": "bot", "bot": "random"}]
 
 @pytest.fixture
 def quick(db_url: str, tmp_path: Path) -> Iterator[Server]:
-    """A server on SQLite, and on PostgreSQL (the table's rows of the log on both)."""
-    running = Server(db_url, tmp_path, "--ws-rate", "200").start()
+    """A server on SQLite, and on PostgreSQL (the table's rows of the log on both: the
+    tests that restart it and read the stored log)."""
+    yield from started(db_url, tmp_path)
+
+
+@pytest.fixture
+def lite(sqlite_url: str, tmp_path: Path) -> Iterator[Server]:
+    """A server on SQLite alone (what the stores do alike is checked on both above)."""
+    yield from started(sqlite_url, tmp_path)
+
+
+def started(url: str, tmp_path: Path) -> Iterator[Server]:
+    running = Server(url, tmp_path, "--ws-rate", "200").start()
     try:
         yield running
     finally:
@@ -127,18 +138,18 @@ def test_a_resignation_in_each_game_is_stored_rated_and_over_after_a_restart(
 
 
 @pytest.mark.slow
-def test_an_abort_in_each_game_ends_it_unrated_and_only_early(quick: Server) -> None:
+def test_an_abort_in_each_game_ends_it_unrated_and_only_early(lite: Server) -> None:
     for game in GAMES:
-        table, clients, (ana, _) = duel(quick, game, keys=True)
+        table, clients, (ana, _) = duel(lite, game, keys=True)
         first = move(clients)               # one person moved, the other not yet
         clients[first].send({"type": "abort"})
         for client in clients.values():
             over = client.until("over")
             assert (over["ended"], over["by"], over["winners"]) == ("abort", first, [])
-        record = record_of(quick, table["id"])
+        record = record_of(lite, table["id"])
         assert record["ending"] == {"kind": "abort", "seat": first}
         assert record["result"]["winners"] == []
-        page = quick.get(f"/api/players/{ana}").json()
+        page = lite.get(f"/api/players/{ana}").json()
         assert not [r for r in page["ratings"] if r["game"] == game]
         [entry] = [g for g in page["games"] if g["table"] == table["id"]]
         assert (entry["outcome"], entry["rated"], entry["unrated"]) == (
@@ -148,7 +159,7 @@ def test_an_abort_in_each_game_ends_it_unrated_and_only_early(quick: Server) -> 
             client.close()
 
     # once both people moved, it is too late: resign instead
-    table, clients, _ = duel(quick, "sequence", keys=False)
+    table, clients, _ = duel(lite, "sequence", keys=False)
     while len({move(clients) for _ in range(2)}) < 2:
         pass
     clients[0].send({"type": "abort"})
@@ -157,7 +168,7 @@ def test_an_abort_in_each_game_ends_it_unrated_and_only_early(quick: Server) -> 
     clients[0].send({"type": "draw"})
     error = clients[0].until("error")
     assert error["code"] == "draw/none" and "Sequence" in error["message"]
-    spectator = Client(quick, table["id"])
+    spectator = Client(lite, table["id"])
     welcome(spectator)
     spectator.send({"type": "resign"})
     assert spectator.until("error")["code"] == "auth/bad-token"
@@ -231,8 +242,8 @@ def test_undo_against_a_bot_in_each_game_and_after_a_restart(quick: Server) -> N
 
 
 @pytest.mark.slow
-def test_undo_with_another_person_is_asked_and_never_in_a_rated_game(quick: Server) -> None:
-    table, clients, _ = duel(quick, "threethirteen", keys=False)
+def test_undo_with_another_person_is_asked_and_never_in_a_rated_game(lite: Server) -> None:
+    table, clients, _ = duel(lite, "threethirteen", keys=False)
     first = move(clients)
     other = 1 - first
     clients[first].send({"type": "undo"})
@@ -255,7 +266,7 @@ def test_undo_with_another_person_is_asked_and_never_in_a_rated_game(quick: Serv
         client.view = done["view"]
     assert clients[first].view["legal"]
     # a client back with the version it saw before the takeback is not refused
-    late = Client(quick, table["id"], since=1)
+    late = Client(lite, table["id"], since=1)
     assert late.until("welcome")["version"] == 0
     late.close()
     # a move lapses a request
@@ -272,7 +283,7 @@ def test_undo_with_another_person_is_asked_and_never_in_a_rated_game(quick: Serv
     for client in clients.values():
         client.close()
 
-    rated, people, _ = duel(quick, "sequence", keys=True)
+    rated, people, _ = duel(lite, "sequence", keys=True)
     mover = move(people)
     people[mover].send({"type": "undo"})
     error = people[mover].until("error")

@@ -105,9 +105,9 @@ def test_any_process_answers_for_the_table_s_process(db_url: str, tmp_path: Path
 
 
 @pytest.mark.slow
-def test_whole_games_through_haproxy_and_a_process_killed(db_url: str,
+def test_whole_games_through_haproxy_and_a_process_killed(pg_url: str,
                                                           tmp_path: Path) -> None:
-    servers = [member(db_url, tmp_path, name).start() for name in "abc"]
+    servers = [member(pg_url, tmp_path, name).start() for name in "abc"]
     front = Front(tmp_path, servers).start()
     try:
         ids, tokens = [], {}
@@ -124,7 +124,7 @@ def test_whole_games_through_haproxy_and_a_process_killed(db_url: str,
         players = {key: Player([front], key[0], token, n).start()
                    for n, (key, token) in enumerate(tokens.items())}
         time.sleep(3)
-        engine = sa.create_engine(db_url)
+        engine = sa.create_engine(pg_url)
         with engine.connect() as conn:
             name = conn.execute(sa.select(store.tables.c.owner)
                                 .where(store.tables.c.id == ids[0])).scalar_one()

@@ -137,7 +137,7 @@ def test_the_vector_environment_plays_heuristic_v1_as_opponent() -> None:
 
     with pytest.raises(OptionsError, match="opponents must be 'random' or 'heuristic' or "
                        "'heuristic-v1' or a batched"):
-        GameVectorEnv(num_envs=2, game="drawbridge", opponents="ismcts")
+        GameVectorEnv(num_envs=2, game="sequence", opponents="ismcts")
 
 
 def test_the_example_in_the_docs_runs_as_written() -> None:

@@ -379,5 +379,7 @@ def test_a_bots_instant_reply_is_drawn_after_ones_own_move_has_played(browser: A
         theirs, _moves, ghosts = next(row for row in trace if row[1] >= before + 2)
         # the bot's move came while one's own card was flying: it is drawn after the flight
         assert theirs - mine >= 250, (theirs - mine, trace[:40])
-        assert ghosts <= 1, trace   # (its own first ghost may be up in the same frame)
+        # none of one's own ghosts is left: the bot's own may be up in that frame, its card
+        # and a second (a one-eyed jack lifts a chip; a sequence made draws its line)
+        assert ghosts <= 2, trace
     p.close()

@@ -1,5 +1,6 @@
 """``cardtable review``: every deal of a saved Draw Bridge match against perfect play; a
-Three Thirteen match move by move against the trained network (``cardtable.review``)."""
+Three Thirteen match or a Sequence game move by move against the trained networks
+(``cardtable.review``)."""
 
 from __future__ import annotations
 
@@ -89,8 +90,8 @@ def render_moves(answer: dict[str, object]) -> list[str]:
               help="The solver: numba (compiled; pip install 'cardtable[fast]') or python "
                    "(default: numba when installed).")
 def review(path: Path, as_json: bool, engine: str | None) -> None:
-    """Review a finished game: Draw Bridge against perfect play, Three Thirteen against
-    the trained network.
+    """Review a finished game: Draw Bridge against perfect play, Three Thirteen and
+    Sequence against the trained networks.
 
     Draw Bridge, each deal: par (the result between two perfect players, from the hands
     at the auction and the match scores), the contract reached, and each seat's losses:

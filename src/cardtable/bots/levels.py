@@ -68,8 +68,10 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               "1 December 2026 (heuristic-v1), 55.7% with undertricks (docs/bots.md)"),
         Level("hard", "Hard", "ismcts",
               "Searches one second a move: has won every match against the medium bot",
-              "100% (83.9-100) of 20: cardtable arena drawbridge --bots ismcts,heuristic "
-              "--iterations 300 --games 20 --seed 3", {"seconds": 1.0}),
+              "100% (83.9-100) of 20 against the heuristic of 1 December 2026: cardtable "
+              "arena drawbridge --bots ismcts,heuristic-v1 --iterations 300 --games 20 "
+              "--seed 3; 4 of 4 against today's: cardtable arena drawbridge --bots "
+              "ismcts,heuristic --iterations 300 --games 4 --seed 3", {"seconds": 1.0}),
         Level("expert", "Expert", "perfect",
               "Perfect from the auction on: never loses a match to the medium bot",
               "100% (98.1-100) of 200 against heuristic: cardtable arena drawbridge --bots "

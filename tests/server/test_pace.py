@@ -67,9 +67,12 @@ def test_bots_wait_the_table_pace_after_the_move_before(paced: Server) -> None:
         if message["type"] == "over":
             break
     gaps = [b - a for a, b in zip(arrived, arrived[1:], strict=False)]
-    # measured where the events arrive: one delivered late (seen: 80 ms, on a loaded
-    # machine) shortens the gap after it by as much; the pace holds over the whole game
-    assert len(arrived) >= 6 and min(gaps) >= 0.2, gaps
+    # measured where the events arrive: one delivered late (seen: 80 and 200 ms, on a
+    # loaded machine) lengthens the gap before it and shortens the one after by as much,
+    # so a short gap must follow a long one; the pace holds over the whole game
+    assert len(arrived) >= 6, gaps
+    assert all(gap >= 0.2 or (i and gaps[i - 1] + gap >= 0.5)
+               for i, gap in enumerate(gaps)), gaps
     assert arrived[-1] - arrived[0] >= 0.29 * len(gaps), gaps
     # a person and a bot at 0.5 s: the bot's answer comes half a second after the move
     table = paced.create("sequence", [{"kind": "person"}, {"kind": "bot", "bot": "random"}],

@@ -47,6 +47,7 @@ import numpy as np
 import cardtable
 from cardtable.arena.ratings import paired_interval
 from cardtable.bots import make as make_bot
+from cardtable.bots.sequence_value import ValueNet
 from cardtable.bots.trained import QNet, TrainedBot, no_idle_take
 from cardtable.threethirteen.game import TAKE
 
@@ -203,10 +204,11 @@ def _next_of_seat(serial: np.ndarray, seat: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- evaluation
 
-def evaluate(net: QNet, game: str, options: dict[str, Any], deals: int,
+def evaluate(net: QNet | ValueNet, game: str, options: dict[str, Any], deals: int,
              opponent: str = "heuristic") -> dict[str, float]:
-    """The NumPy bot against ``opponent`` on ``deals`` deals played twice, seats swapped:
-    its score (a win 1, a draw 1/2) and the paired 95% interval (the arena's)."""
+    """The NumPy bot (``TrainedBot`` playing ``net``) against ``opponent`` on ``deals``
+    deals played twice, seats swapped: its score (a win 1, a draw 1/2) and the paired 95%
+    interval (the arena's)."""
     rates = []
     for d in range(deals):
         score = 0.0

@@ -30,10 +30,8 @@ from typing import Any
 import numpy as np
 
 import cardtable
-from cardtable.arena.ratings import paired_interval
-from cardtable.bots import make as make_bot
 from cardtable.bots.sequence_value import ValueNet, afterstates, inputs
-from cardtable.train.dmc import EVAL_SEED, _bar
+from cardtable.train.dmc import EVAL_SEED, _bar, evaluate
 
 #: each seat of each game plays a random legal move this share of the time, one drawn
 #: per game and seat
@@ -162,25 +160,9 @@ def calibration(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict[str, 
 
 
 def evaluate_bot(net: ValueNet, deals: int, opponent: str = "heuristic-v1") -> dict[str, float]:
-    """The NumPy bot against ``opponent`` on ``deals`` deals played twice, seats swapped."""
-    from cardtable.bots.trained import TrainedBot
-
-    rates = []
-    for d in range(deals):
-        score = 0.0
-        for seat in (0, 1):
-            state = cardtable.new_game("sequence", players=2).deal(seed=EVAL_SEED + d)
-            bots: dict[int, Any] = {seat: TrainedBot(d, net),
-                                    1 - seat: make_bot(opponent, seed=EVAL_SEED + d)}
-            while not state.is_terminal:
-                to_act = state.current_player
-                assert to_act is not None
-                state.apply(bots[to_act].choose(state))
-            score += (state.returns()[seat] + 1) / 2
-        rates.append(score / 2)
-    mean, low, high = paired_interval(rates)
-    return {"score": round(mean, 4), "low": round(low, 4), "high": round(high, 4),
-            "deals": deals}
+    """The NumPy bot against ``opponent`` on ``deals`` deals played twice, seats swapped
+    (``dmc.evaluate``, on two-player Sequence)."""
+    return evaluate(net, "sequence", {"players": 2}, deals, opponent)
 
 
 class ValueRun:

@@ -25,8 +25,10 @@ import jsonschema
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.cards import RANKS, card_name, parse_card, parse_cards
 from cardtable.server.messages import ws_schema
 from cardtable.store import pgtemp
+from cardtable.threethirteen.melds import MeldSolver, pack_hand
 from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,11 +163,47 @@ class Client:
 
 def pick(view: dict[str, Any], rng: random.Random) -> str:
     """A scripted person's move: mostly the first legal one; in a Draw Bridge auction
-    a pass once someone has bid (so contracts stay low and games short)."""
+    a pass once someone has bid (so contracts stay low and games short); in Three
+    Thirteen mostly the discard that leaves the least penalty (so that rounds end by
+    going out, as people's do, rather than after two stocks: 5 times fewer moves)."""
     legal: list[str] = view["legal"]
     if "pass" in legal and view.get("auction"):
         return "pass"
+    if view.get("game") == "threethirteen" and rng.random() < 0.9:
+        return _meld_minded(view, legal)
     return legal[0] if rng.random() < 0.7 else rng.choice(legal)
+
+
+_MELDS = MeldSolver("low", "ten")
+
+
+def _penalty(cards: list[int], wild: int) -> int:
+    packed, wilds = pack_hand(cards, wild)
+    return _MELDS.penalty(packed, len(wilds), _MELDS.values[wild], False)
+
+
+def _least_after_discard(cards: list[int], wild: int) -> tuple[int, int]:
+    return min((_penalty(cards[:i] + cards[i + 1:], wild), c) for i, c in enumerate(cards))
+
+
+def _meld_minded(view: dict[str, Any], legal: list[str]) -> str:
+    """Three Thirteen: take the top discard when it lowers the penalty, else draw;
+    discard what leaves the least penalty. In the second round the opposite, so that
+    its stock runs out and is remade (3.4)."""
+    hand = parse_cards(view["hand"])
+    wild = RANKS.index(view["wild_rank"])
+    if view["round"] == 2:
+        if legal[0] == "draw" or not legal[0].startswith("discard"):
+            return legal[0]
+        worst = max((_penalty(hand[:i] + hand[i + 1:], wild), c) for i, c in enumerate(hand))
+        return f"discard {card_name(worst[1])}"
+    if "take" in legal and "draw" in legal:
+        top = parse_card(view["top_discard"])
+        better = _least_after_discard(hand + [top], wild)[0] < _penalty(hand, wild)
+        return "take" if better else "draw"
+    if not legal[0].startswith("discard"):
+        return legal[0]
+    return f"discard {card_name(_least_after_discard(hand, wild)[1])}"
 
 
 def play_seat(server: Server, table_id: str, token: str, seed: int,

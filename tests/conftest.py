@@ -2,7 +2,9 @@
 grouped by folder and reason (tests/needs.py says when a missing program skips). And
 every test's own event loop: Playwright's sync API (tests/web's session browser) leaves
 its loop marked running in the worker's main thread, where ``asyncio.run`` in any later
-test of that worker would refuse to start."""
+test of that worker would refuse to start. And, before the workers of a parallel run
+start, the numba kernels compiled once (``cardtable.vector.warm``), one process a game,
+rather than by every worker that meets them side by side on a fresh clone."""
 
 from __future__ import annotations
 
@@ -27,6 +29,20 @@ def no_running_loop_left_by_playwright(request: pytest.FixtureRequest) -> Iterat
         yield
     finally:
         asyncio._set_running_loop(left)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None) or 0
+    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
+        return
+    try:
+        from cardtable.vector.warm import warm_in_parallel
+    except ImportError:  # the vector extra is not installed
+        return
+    seconds = warm_in_parallel()
+    config.get_terminal_writer().line(f"numba kernels compiled or loaded in {seconds:.0f} s")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

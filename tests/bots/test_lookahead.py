@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import numpy as np
 import pytest
 
 import cardtable
@@ -73,3 +74,25 @@ def test_the_reply_is_the_network_s_or_a_bot_s() -> None:
             in state.legal_actions()
     with pytest.raises(OptionsError):
         make_spec(1, reply="nobody")
+
+
+def test_many_positions_in_one_pass_are_valued_as_each_alone() -> None:
+    from cardtable.bots.sequence_value import shipped
+    from cardtable.encoders import encoder_for
+
+    net = shipped()
+    assert net is not None
+    game = cardtable.new_game("sequence")
+    encoder = encoder_for(game)
+    positions = []
+    for seed in (1, 2):
+        state = game.deal(seed=seed)
+        for _ in range(seed * 5):
+            state.apply(make("heuristic", seed=seed).choose(state))
+        seat = state.current_player
+        assert seat is not None
+        positions.append((encoder.encode(state, seat),
+                          np.array([a.id for a in state.legal_actions()])))
+    together = net.afterstate_values_of(positions)
+    for (obs, actions), values in zip(positions, together, strict=True):
+        assert np.allclose(values, net.afterstate_values(obs, actions), atol=1e-6)

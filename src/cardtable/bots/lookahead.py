@@ -113,9 +113,9 @@ class LookaheadBot:
         return candidates[int(np.argmax(totals))]
 
     def _after_replies(self, net: ValueNet, states: list[State], seat: int) -> np.ndarray:
-        """``seat``'s chance in each of ``states`` once the opponent has answered with its
-        best move by the network: 1 less its value of that move's afterstate (the game's
-        result where it is over)."""
+        """``seat``'s chance in each of ``states`` once the opponent has answered (the
+        replier's move, else its best by the network): 1 less the network's value of the
+        reply's afterstate from the opponent's side (the game's result where it is over)."""
         out = np.zeros(len(states))
         asked: list[int] = []
         positions = []
@@ -145,6 +145,6 @@ def make(seed: int | None = None, top: int | str = 3, samples: int | str = 16,
         limit = None if seconds is None else float(seconds)
         weight = float(prior)
     except ValueError:
-        raise OptionsError(f"top and samples must be whole numbers, seconds a number: "
-                           f"{top!r}, {samples!r}, {seconds!r}") from None
+        raise OptionsError(f"top and samples must be whole numbers, seconds and prior "
+                           f"numbers: {top!r}, {samples!r}, {seconds!r}, {prior!r}") from None
     return LookaheadBot(seed, *counts, limit, reply, weight)

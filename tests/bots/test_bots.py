@@ -40,7 +40,7 @@ def bot(kind: str, seed: int) -> cardtable.bots.Bot:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_bots_choose_legal_moves(name: str, kind: str) -> None:
-    count = 15 if kind == "ismcts" else 300
+    count = 15 if kind in ("ismcts", "lookahead") else 300
     player = bot(kind, seed=1)
     for state in positions(name, count, seed=7):
         assert player.choose(state) in state.legal_actions()

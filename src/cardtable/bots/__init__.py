@@ -47,11 +47,12 @@ _KINDS: dict[str, BotKind] = {kind.name: kind for kind in (
     BotKind("learned", lambda seed: LearnedBot(seed)),
     BotKind("perfect", lambda seed: PerfectBot(seed), searches=True),
     BotKind("trained", lambda seed: _trained(seed)),
+    BotKind("lookahead", lambda seed: _lookahead(seed), searches=True),
     # a frozen bot to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
     # whatever ``heuristic`` becomes
     BotKind("heuristic-v1", lambda seed: HeuristicBot(seed, "heuristic-v1")),
 )}
-KINDS = ("random", "heuristic", "ismcts", "learned", "perfect", "trained")
+KINDS = ("random", "heuristic", "ismcts", "learned", "perfect", "trained", "lookahead")
 #: frozen bots to measure against (kinds of ``make`` beside KINDS)
 YARDSTICKS = ("heuristic-v1",)
 
@@ -63,6 +64,13 @@ def _trained(seed: int | None) -> Bot:
     return TrainedBot(seed)
 
 
+def _lookahead(seed: int | None) -> Bot:
+    """The lookahead bot (``cardtable.bots.lookahead``: two plies on the trained value)."""
+    from cardtable.bots.lookahead import LookaheadBot
+
+    return LookaheadBot(seed)
+
+
 def bot_kind(kind: str) -> BotKind:
     """The declaration of bot ``kind``; OptionsError for a kind there is none of."""
     found = _KINDS.get(kind) if isinstance(kind, str) else None
@@ -72,8 +80,8 @@ def bot_kind(kind: str) -> BotKind:
 
 
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
-    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned", "perfect" or
-    "trained"); ISMCTS
+    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned", "perfect", "trained"
+    or "lookahead"); ISMCTS
     takes a budget (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
     default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
@@ -84,7 +92,9 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     Draw Bridge exactly from the auction on (``cardtable.bots.perfect``) and the other
     games as the heuristic does. "trained" plays the network trained by
     ``cardtable.train`` where one ships (Three Thirteen's action values, Sequence's
-    afterstate values for two players) and the heuristic elsewhere."""
+    afterstate values for two players) and the heuristic elsewhere. "lookahead" searches
+    two plies on Sequence's afterstate values (``cardtable.bots.lookahead``) and plays the
+    other games as "trained" does."""
     declared = bot_kind(kind)
     check_budget(budget)
     if budget and not declared.takes_budget:

@@ -241,18 +241,28 @@ class ValueNet:
     def afterstate_values(self, obs: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """(K,) the value of each action's afterstate from the seat's observation ``obs``
         (523,): the windows the moves leave as they were are computed once."""
-        after = afterstates(np.broadcast_to(obs, (len(actions), len(obs))), actions)
+        return self.afterstate_values_of([(obs, actions)])[0]
+
+    def afterstate_values_of(self, positions: list[tuple[np.ndarray, np.ndarray]]
+                             ) -> list[np.ndarray]:
+        """``afterstate_values`` of many (observation, actions) pairs in one pass (a search
+        values many positions at once)."""
+        obs = np.asarray([o for o, _ in positions], np.float32)             # (P, 523)
+        counts = [len(a) for _, a in positions]
+        rows = np.repeat(np.arange(len(positions)), counts)
+        actions = np.concatenate([np.asarray(a, np.int64) for _, a in positions])
+        after = afterstates(obs[rows], actions)
         windows, scalars = inputs(after)
-        base, _ = inputs(np.asarray(obs, np.float32)[None])
-        base_out = self.embed(base[0])                                   # (192, h)
-        changed = (windows != base[0][None]).any(axis=2)                  # (K, 192)
-        pooled = np.broadcast_to(base_out.sum(axis=0), (len(actions), base_out.shape[1])).copy()
-        pooled -= changed.astype(np.float32) @ base_out
+        base, _ = inputs(obs)
+        base_out = self.embed(base)                                         # (P, 192, h)
+        changed = (windows != base[rows]).any(axis=2)                       # (K, 192)
+        pooled = base_out.sum(axis=1)[rows]
         k, w = np.nonzero(changed)
         if len(k):
-            np.add.at(pooled, k, self.embed(windows[k, w]))
+            np.add.at(pooled, k, self.embed(windows[k, w]) - base_out[rows[k], w])
         out = 1.0 / (1.0 + np.exp(-self.read(pooled, scalars)))
-        return np.where(won(after), 1.0, out)
+        out = np.where(won(after), 1.0, out)
+        return np.split(out, np.cumsum(counts)[:-1])
 
 
 @cache

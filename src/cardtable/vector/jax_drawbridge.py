@@ -407,9 +407,12 @@ def _deal_row(s: JaxDrawBridgeState, match: jax.Array, number: jax.Array,
     dealer = jnp.where(drawn, rng64.below_at(state, 0, 2), dealer)
     after = rng64.advance(state, 1)
     state = (jnp.where(drawn, after[0], state[0]), jnp.where(drawn, after[1], state[1]))
-    dealt = deck[:2 * HAND_SIZE, None] == jnp.asarray(_CARDS)[None, :]  # (26, 52)
     seat_of = (dealer + 1 + jnp.arange(2 * HAND_SIZE)) % 2
-    hands = jnp.stack([(dealt & (seat_of == seat)[:, None]).any(axis=0) for seat in (0, 1)])
+    # the one card a slot holds, placed by a scatter (not a (26, 52) comparison, which XLA
+    # fuses with the generator's arithmetic and runs a thousand times slower on a CPU)
+    dealt = deck[:2 * HAND_SIZE].astype(jnp.int32)
+    hands = jnp.stack([jnp.zeros(NUM_CARDS, bool).at[dealt].set(seat_of == seat)
+                       for seat in (0, 1)])
     none = jnp.zeros_like(s.hands)
     zero32 = jnp.zeros((), jnp.int32)
     pair = jnp.zeros(2, jnp.int32)

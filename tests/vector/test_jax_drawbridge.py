@@ -2,7 +2,7 @@
 on CPU JAX: the same deals from the same seeds (deal d of match m from (seed, m, d), the
 numba engines' splitmix64 in 32-bit words), and at every step the same legal masks,
 observations (both seats'), rewards, ends and match arrays; positions loaded from the
-scalar engine into both; the batched ``api_test``.
+scalar engine into both; the batched ``api_test``; ``jax.jit`` of ``jax.vmap``.
 
 JAX compiles per option set and batch shape (seconds on a CPU): the tests use two option
 sets (module-scoped fixtures) and one batch shape, so that each compiled function is
@@ -22,6 +22,8 @@ pytest.importorskip("numba", reason="the vector extra is not installed: pip inst
 pytest.importorskip("jax", reason="JAX is not installed (the jax backend): pip install "
                     "'cardtable[jax]'")
 
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import cardtable  # noqa: E402
@@ -204,3 +206,30 @@ def test_positions_loaded_into_both(envs: dict[str, tuple[SelfPlay, JaxDrawBridg
 def test_api_test_passes(envs: dict[str, tuple[SelfPlay, JaxDrawBridge]]) -> None:
     summary = api_test(envs["suit-led-undertricks"][1], num=N)
     assert summary["terminated"] and summary["illegal"] == 1, summary
+
+
+@pytest.mark.slow
+def test_jit_and_vmap(envs: dict[str, tuple[SelfPlay, JaxDrawBridge]]) -> None:
+    """``jax.jit`` of ``jax.vmap`` of ``init`` and ``step`` (groups of batches) give the
+    plain functions' states, through the end of the first deals (the next deal dealt in
+    the step) and ``random_actions``' legal moves; ``init`` takes JAX seeds."""
+    env = envs["highest-autoreset-cut"][1]
+    state = env.init(np.arange(N))
+    assert all(np.array_equal(a, b) for a, b in zip(state, env.init(jnp.arange(N)),
+                                                       strict=True))
+    groups = jax.jit(jax.vmap(env.init))(jnp.arange(N).reshape(2, N // 2))
+    assert np.array_equal(groups.hands.reshape(N, 2, 52), state.hands)
+    vstep = jax.jit(jax.vmap(env.step))
+    key = jax.random.key(1)
+    for _ in range(75):
+        key, sub = jax.random.split(key)
+        actions = env.random_actions(sub, state)
+        assert np.asarray(jnp.take_along_axis(state.legal_action_mask, actions[:, None],
+                                              axis=1)).all()
+        plain = env.step(state, actions)
+        paired = vstep(jax.tree.map(lambda x: x.reshape(2, N // 2, *x.shape[1:]), state),
+                       actions.reshape(2, N // 2))
+        assert all(np.array_equal(np.asarray(a).reshape(np.shape(b)), b)
+                   for a, b in zip(paired, plain, strict=True))
+        state = plain
+    assert (np.asarray(state.deal) >= 2).all(), "every row's first deal ended"

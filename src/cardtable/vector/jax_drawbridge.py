@@ -45,6 +45,7 @@ from cardtable.cards import NUM_CARDS
 from cardtable.drawbridge.game import BID, DOUBLE, DRAW_TRICKS, HAND_SIZE, PASS, REDOUBLE
 from cardtable.drawbridge.scoring import BOOK
 from cardtable.vector import _jax as rng64
+from cardtable.vector._jax import JaxEnv, on_rows, step_rows, where_rows
 from cardtable.vector._kernel import POLICY_SALT, R_DEAL, R_EPISODE, R_POLICY, R_SEED
 from cardtable.vector.drawbridge import (
     AUCTION,
@@ -163,7 +164,7 @@ _MASKS = ((K_HAND, "hands", NUM_CARDS), (K_PLAYED, "played", NUM_CARDS),
           (K_BIDS, "bids", NUM_BIDS))
 
 
-class JaxDrawBridge(rng64.JaxEnv):
+class JaxDrawBridge(JaxEnv):
     """Batched Draw Bridge in JAX with its options fixed (``target``, ``show_stock_top``,
     ``follow_suit_in_draw``, ``draw_trick_winner``, ``undertricks``), ``max_moves``
     (default 100,000, counted over a match) and pgx's rules at the end of a match
@@ -478,18 +479,18 @@ def _play(rules: _Rules, s: JaxDrawBridgeState, a: jax.Array,
     """The legal rows' actions played; a deal that ends is scored, and the match ends or
     its next deal is dealt (shuffled only in the rows that need it)."""
     moved, ends_deal = jax.vmap(partial(_apply_row, rules))(s, a)
-    g = rng64.where_rows(legal, moved, s)
+    g = where_rows(legal, moved, s)
     ends_deal = ends_deal & legal
-    g = rng64.where_rows(ends_deal, jax.vmap(partial(_score_row, rules))(g), g)
-    return rng64.on_rows(_next_deal_row, ends_deal & (g.over == 0), g)
+    g = where_rows(ends_deal, jax.vmap(partial(_score_row, rules))(g), g)
+    return on_rows(_next_deal_row, ends_deal & (g.over == 0), g)
 
 
 def _step(rules: _Rules, autoreset: bool, penalty: float, zero_sum: bool,
           s: JaxDrawBridgeState, actions: jax.Array) -> JaxDrawBridgeState:
-    return rng64.step_rows(s, actions, num_actions=NUM_ACTIONS, teams=np.arange(2),
-                           max_moves=rules.max_moves, autoreset=autoreset, penalty=penalty,
-                           zero_sum=zero_sum, play=partial(_play, rules),
-                           new_episode=_new_match_row, refresh=partial(_refresh_views, rules))
+    return step_rows(s, actions, num_actions=NUM_ACTIONS, teams=np.arange(2),
+                     max_moves=rules.max_moves, autoreset=autoreset, penalty=penalty,
+                     zero_sum=zero_sum, play=partial(_play, rules), new_episode=_new_match_row,
+                     refresh=partial(_refresh_views, rules))
 
 
 def _observe_rows(rules: _Rules, s: JaxDrawBridgeState, seats: jax.Array) -> jax.Array:

@@ -48,6 +48,7 @@ from cardtable.cards import NUM_CARDS
 from cardtable.sequence.board import ONE_EYED, TWO_EYED
 from cardtable.sequence.game import CORNER, DEAD, ONE_EYED_JACK, PASS, PLAY, TWO_EYED_JACK
 from cardtable.vector import _jax as rng64
+from cardtable.vector._jax import JaxEnv, on_rows, step_rows, where_rows
 from cardtable.vector._kernel import POLICY_SALT, R_DEAL, R_EPISODE, R_POLICY, R_SEED
 from cardtable.vector.sequence import (
     ACT_CARD,
@@ -201,7 +202,7 @@ class JaxSequenceState(NamedTuple):
     deal_lo: jax.Array
 
 
-class JaxSequence(rng64.JaxEnv):
+class JaxSequence(JaxEnv):
     """Batched Sequence in JAX with its options fixed (``players``, ``teams``,
     ``max_turns``), ``max_moves`` (default 100,000) and pgx's rules at the end of a game
     (``autoreset`` False, ``illegal_reward`` -1.0 unless given). ``make("sequence",
@@ -516,19 +517,18 @@ def _play(rules: _Rules, s: JaxSequenceState, a: jax.Array,
     """The legal rows' actions played, the card drawn (from a remade pile where it is
     empty)."""
     moved, draws, seat, slot = jax.vmap(partial(_apply_row, rules))(s, a)
-    g = rng64.where_rows(legal, moved, s)
+    g = where_rows(legal, moved, s)
     draws = draws & legal
-    g = rng64.on_rows(_reshuffle_row, draws & (g.deck_len == 0), g)
+    g = on_rows(_reshuffle_row, draws & (g.deck_len == 0), g)
     return jax.vmap(_draw_row)(g, draws, seat, slot)
 
 
 def _step(rules: _Rules, autoreset: bool, penalty: float, zero_sum: bool,
           s: JaxSequenceState, actions: jax.Array) -> JaxSequenceState:
-    return rng64.step_rows(s, actions, num_actions=NUM_ACTIONS, teams=rules_teams(rules),
-                           max_moves=rules.max_moves, autoreset=autoreset, penalty=penalty,
-                           zero_sum=zero_sum, play=partial(_play, rules),
-                           new_episode=partial(_deal_row, rules),
-                           refresh=partial(_refresh_views, rules))
+    return step_rows(s, actions, num_actions=NUM_ACTIONS, teams=rules_teams(rules),
+                     max_moves=rules.max_moves, autoreset=autoreset, penalty=penalty,
+                     zero_sum=zero_sum, play=partial(_play, rules),
+                     new_episode=partial(_deal_row, rules), refresh=partial(_refresh_views, rules))
 
 
 def rules_teams(rules: _Rules) -> np.ndarray:

@@ -285,7 +285,6 @@ def _observe_row(rules: _Rules, s: JaxDrawBridgeState, seat: jax.Array) -> jax.A
     taken = s.n_played // 2 * 2
     top = s.stock[jnp.minimum(taken, STOCK_SIZE - 1)]
     has_bid = s.bidder >= 0
-    flags = [s.passes, s.tricks_won]
     parts = [jnp.arange(4) == s.phase, _own_first(s.hands, seat)[0],
              _own_first(s.drawn, seat)[0], _own_first(s.played, seat),
              jnp.asarray(_CARDS) == s.lead,
@@ -295,7 +294,7 @@ def _observe_row(rules: _Rules, s: JaxDrawBridgeState, seat: jax.Array) -> jax.A
              (jnp.arange(NUM_BIDS) == s.lowest_bid - 1 - BID) & has_bid,
              (jnp.arange(2) == (s.bidder != seat)) & has_bid,
              jnp.stack([s.doubled >= 1, s.doubled == 2]) & has_bid,
-             *(_own_first(f, seat) for f in flags),
+             _own_first(s.passes, seat), _own_first(s.tricks_won, seat),
              jnp.where(in_draw, STOCK_SIZE - taken, 0), _own_first(s.scores, seat),
              jnp.asarray(rules.target), s.dealer == seat, s.current_player == seat,
              jnp.asarray([rules.show_top, rules.follow_in_draw, rules.draw_by_suit,

@@ -1,14 +1,16 @@
-"""Steps per second of the JAX port of batched Sequence (issue 36) beside the numba engine
-on one core, and pgx's Connect Four and Go 9x9 when pgx is installed, in one command.
+"""Steps per second of the JAX ports of batched Sequence and Draw Bridge (issue 36) beside
+the numba engine on one core, and pgx's Connect Four and Go 9x9 when pgx is installed, in
+one command.
 
     python bench/jax_vector.py                              # CPU: batches 256 4096
     python bench/jax_vector.py --sizes 4096 65536 1048576   # a GPU's batches (its default)
     python bench/jax_vector.py --players 4 --json
+    python bench/jax_vector.py --game drawbridge --no-pgx   # Draw Bridge (target 100)
 
 Each figure is steps (moves played, one per row per step) per second of random legal play
 with autoreset, the policy included, the median of ``--runs``:
 
-- ``jax``: ``make("sequence", backend="jax", autoreset=True)``; ``--scan`` steps run
+- ``jax``: ``make(game, backend="jax", autoreset=True)``; ``--scan`` steps run
   inside one compiled ``lax.fori_loop`` (random actions by ``jax.random.categorical``
   over the legal mask, as pgx's own benchmark draws them), timed after a first
   (compiling) call, with ``block_until_ready``;
@@ -53,12 +55,17 @@ def timed(run: Callable[[], Any], steps_per_call: int, seconds: float) -> float:
             return calls * steps_per_call / elapsed
 
 
-def jax_sequence(players: int, n: int, scan: int, seconds: float) -> float:
+def options_of(game: str, players: int) -> dict[str, Any]:
+    """The game's options here: Sequence's players; Draw Bridge's defaults."""
+    return {"players": players} if game == "sequence" else {}
+
+
+def jax_env(game: str, players: int, n: int, scan: int, seconds: float) -> float:
     import jax
 
     import cardtable.vector
 
-    env = cardtable.vector.make("sequence", backend="jax", players=players, autoreset=True)
+    env = cardtable.vector.make(game, backend="jax", autoreset=True, **options_of(game, players))
     holder = {"state": env.init(np.arange(n)), "key": jax.random.key(0)}
 
     @jax.jit
@@ -71,16 +78,16 @@ def jax_sequence(players: int, n: int, scan: int, seconds: float) -> float:
 
     def run() -> None:
         state, key = play(holder["state"], holder["key"])
-        jax.block_until_ready(state.board)
+        jax.block_until_ready(state.legal_action_mask)
         holder["state"], holder["key"] = state, key
 
     return timed(run, n * scan, seconds)
 
 
-def numba_sequence(players: int, n: int, seconds: float) -> float:
-    from cardtable.vector import VectorSequence
+def numba_engine(game: str, players: int, n: int, seconds: float) -> float:
+    from cardtable.vector import make_engine
 
-    engine = VectorSequence(players=players)
+    engine = make_engine(game, **options_of(game, players))
     batch = engine.init(np.arange(n))
     actions = np.empty(n, np.int64)
 
@@ -129,7 +136,7 @@ def have_pgx() -> bool:
     return True
 
 
-def run(players: int, sizes: list[int], seconds: float, runs: int, scan: int,
+def run(game: str, players: int, sizes: list[int], seconds: float, runs: int, scan: int,
         numba_max: int, with_pgx: bool) -> dict[str, Any]:
     import jax
 
@@ -138,17 +145,18 @@ def run(players: int, sizes: list[int], seconds: float, runs: int, scan: int,
     for n in sizes:
         row: dict[str, Any] = {"batch": n}
         row["jax_steps_per_s"] = round(statistics.median(
-            jax_sequence(players, n, scan, seconds) for _ in range(runs)))
+            jax_env(game, players, n, scan, seconds) for _ in range(runs)))
         if n <= numba_max:
             row["numba_one_core_steps_per_s"] = round(statistics.median(
-                numba_sequence(players, n, seconds) for _ in range(runs)))
+                numba_engine(game, players, n, seconds) for _ in range(runs)))
         if with_pgx:
             for env_id in ("connect_four", "go_9x9"):
                 row[f"pgx_{env_id}_steps_per_s"] = round(statistics.median(
                     pgx_env(env_id, n, scan, seconds) for _ in range(runs)))
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)  # progress
-    return {"game": "sequence", "players": players, "device": str(device),
+    return {"game": game, "players": players if game == "sequence" else 2,
+            "device": str(device),
             "platform": device.platform, "jax": jax.__version__, "scan": scan,
             "batches": rows}
 
@@ -158,6 +166,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=positive, nargs="+", default=None,
                         help="batch sizes (default 4096 65536 1048576 on a GPU, 256 4096 "
                              "on a CPU)")
+    parser.add_argument("--game", choices=("sequence", "drawbridge"), default="sequence",
+                        help="the port timed (default sequence; drawbridge: its default "
+                             "options, target 100)")
     parser.add_argument("--players", type=int, default=2, help="Sequence's players")
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--runs", type=positive, default=3, help="median of this many")
@@ -172,12 +183,13 @@ def main(argv: list[str] | None = None) -> None:
 
     sizes = args.sizes or (GPU_SIZES if jax.devices()[0].platform == "gpu" else CPU_SIZES)
     with_pgx = not args.no_pgx and have_pgx()
-    report = run(args.players, sizes, args.seconds, args.runs, args.scan, args.numba_max,
+    report = run(args.game, args.players, sizes, args.seconds, args.runs, args.scan, args.numba_max,
                  with_pgx)
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"Sequence, {report['players']} players; JAX {report['jax']} on {report['device']}"
+    title = "Draw Bridge" if args.game == "drawbridge" else "Sequence"
+    print(f"{title}, {report['players']} players; JAX {report['jax']} on {report['device']}"
           f"; numba on one core; random legal moves with autoreset, steps/s")
     head = f"{'batch':>9} {'jax':>14} {'numba 1 core':>14}"
     if with_pgx:

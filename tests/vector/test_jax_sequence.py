@@ -4,8 +4,10 @@ words), the same remade draw piles, and at every step the same legal masks,
 observations, rewards, ends and game arrays; crafted positions loaded into both; the
 batched ``api_test``; ``jax.jit`` and ``jax.vmap`` of ``init`` and ``step``.
 
-JAX compiles ``step`` once per option set (seconds on a CPU): the envs of one option set
-share their compiled functions, and the tests that compile are marked slow.
+JAX compiles per option set and batch shape (seconds on a CPU): the tests use three
+option sets (module-scoped fixtures: the envs of one option set share their compiled
+functions) and one batch shape, so that each compiled function is compiled once in this
+module; the tests that compile are marked slow.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import contextlib
 import io
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -47,18 +48,37 @@ from cardtable.vector.sequence import (  # noqa: E402
 from tests.sequence.test_rules import all_dead_position, position  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
+#: the rows of every batch here (the docs' example's too): one shape, one compilation per
+#: option set
+N = 16
+#: 2 players as ``make`` (and the docs' example), 3 teams cut at max_moves, 4 players
+#: with autoreset
+OPTIONS = {"2p": {"players": 2}, "3p-teams3-cut": {"players": 3, "max_moves": 70},
+           "4p-max-turns-autoreset": {"players": 4, "max_turns": 40, "autoreset": True}}
+
+
+@pytest.fixture(scope="module")
+def envs() -> dict[str, tuple[SelfPlay, JaxSequence]]:
+    """The numba env and the JAX env of each option set, pgx's rules at the end."""
+    pairs = {}
+    for name, options in OPTIONS.items():
+        options = dict(options)
+        autoreset = options.pop("autoreset", False)
+        pairs[name] = (SelfPlay("sequence", autoreset=autoreset, illegal_reward=-1.0,
+                                **options), JaxSequence(autoreset=autoreset, **options))
+    return pairs
 
 
 def test_the_registry_and_its_refusals() -> None:
-    assert available_envs("jax") == ("sequence",)
+    assert available_envs("jax") == ("drawbridge", "sequence")
     env = make("sequence", backend="jax", players=4)
     assert isinstance(env, JaxSequence) and env.backend == "jax"
     assert (env.id, env.num_players, env.num_actions, env.observation_shape) == (
         "sequence", 4, 529, (523,))
     assert env.version == make("sequence").version
     assert env.autoreset is False and env.illegal_reward == -1.0
-    with pytest.raises(OptionsError, match="no JAX port of 'drawbridge'"):
-        make("drawbridge", backend="jax")
+    with pytest.raises(OptionsError, match="no JAX port of 'threethirteen'"):
+        make("threethirteen", backend="jax")
     with pytest.raises(OptionsError, match="backend must be one of numba, jax"):
         make("sequence", backend="torch")
     with pytest.raises(OptionsError, match="cannot refuse a step"):
@@ -101,15 +121,13 @@ def _same_games(env: JaxSequence, state: JaxSequenceState, batch: SequenceBatch)
     assert np.array_equal(got.rngs[:, :3], batch.rngs[:, :3]), "generators"
 
 
-def play_side_by_side(options: dict[str, Any], seeds: np.ndarray, steps: int,
+def play_side_by_side(ref: SelfPlay, env: JaxSequence, steps: int,
                       seed: int = 0) -> dict[str, int]:
     """The numba ``SelfPlay`` and the JAX env of the same options and rules at the end of a
     game, from the same seeds, given the same actions (random legal ones, and now and then
     an illegal one or an id outside the action space); everything compared at every step."""
-    options = dict(options)
-    autoreset = options.pop("autoreset", False)
-    ref = SelfPlay("sequence", autoreset=autoreset, illegal_reward=-1.0, **options)
-    env = JaxSequence(autoreset=autoreset, **options)
+    autoreset = ref.autoreset
+    seeds = np.arange(N, dtype=np.uint64) + 2**40
     r, s = ref.init(seeds), env.init(seeds)
     rng = np.random.default_rng(seed)
     n = len(seeds)
@@ -151,16 +169,14 @@ def play_side_by_side(options: dict[str, Any], seeds: np.ndarray, steps: int,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("options", [{"players": 2, "autoreset": True},
-                                     {"players": 3, "max_moves": 70},
-                                     {"players": 4, "max_turns": 40, "autoreset": True}],
-                         ids=["2p-autoreset", "3p-teams3-cut", "4p-max-turns"])
-def test_move_for_move_against_the_numba_engine(options: dict[str, Any]) -> None:
-    seen = play_side_by_side(options, np.arange(12, dtype=np.uint64) + 2**40, 300)
+@pytest.mark.parametrize("name", list(OPTIONS))
+def test_move_for_move_against_the_numba_engine(
+        envs: dict[str, tuple[SelfPlay, JaxSequence]], name: str) -> None:
+    seen = play_side_by_side(*envs[name], 300)
     assert seen["ended"] and seen["illegal"], seen
-    if options.get("autoreset"):
+    if OPTIONS[name].get("autoreset"):
         assert seen["deals"], seen
-    if options["players"] == 2:
+    if OPTIONS[name]["players"] == 2:
         assert seen["remade piles"], seen
 
 
@@ -187,12 +203,13 @@ def _crafted() -> dict[str, SequenceState]:
 
 
 @pytest.mark.slow
-def test_crafted_positions_loaded_into_both() -> None:
+def test_crafted_positions_loaded_into_both(
+        envs: dict[str, tuple[SelfPlay, JaxSequence]]) -> None:
     """Positions of the rare rulings, loaded into the numba engine (``from_states``) and
     from there into the JAX env (``from_batch``), played side by side to the end."""
     crafted = _crafted()
-    states = [s.clone() for s in crafted.values() for _ in range(3)]
-    env = JaxSequence()
+    states = [s.clone() for s in crafted.values() for _ in range(N // 4)]
+    env = envs["2p"][1]
     engine = env.engine
     batch = engine.from_states(states)
     s = env.from_batch(batch)
@@ -210,87 +227,73 @@ def test_crafted_positions_loaded_into_both() -> None:
         _same_games(env, s, batch)
         actions = (rng.random(mask.shape) * mask).argmax(axis=1)
         if step == 0:
-            actions[6:] = ACE_OF_HEARTS_ON_F2  # the crafted lines' chip first
+            actions[8:] = ACE_OF_HEARTS_ON_F2  # the crafted lines' chip first
         res = engine.step(batch, actions, active=live, autoreset=False)
         s = env.step(s, actions)
         assert np.array_equal(np.asarray(s.rewards)[live], res.rewards[live])
         assert np.array_equal(np.asarray(s.terminated)[live], res.terminated[live])
         wins += int((res.winner >= 0).sum())
     seqs = env.to_batch(s).seq_count
-    assert seqs[6:9, 0].tolist() == [2, 2, 2], "two sequences at once win"
-    assert (seqs[9:12, 0] >= 1).all() and wins >= 3
+    assert seqs[8:12, 0].tolist() == [2] * 4, "two sequences at once win"
+    assert (seqs[12:, 0] >= 1).all() and wins >= 4
 
 
 @pytest.mark.slow
-def test_api_test_passes() -> None:
-    summary = api_test(make("sequence", backend="jax", max_moves=80), num=6)
+def test_api_test_passes(envs: dict[str, tuple[SelfPlay, JaxSequence]]) -> None:
+    summary = api_test(envs["3p-teams3-cut"][1], num=N)
     assert summary["terminated"] and summary["truncated"] and summary["illegal"] == 1
 
 
 @pytest.mark.slow
-def test_jit_and_vmap() -> None:
-    """``init`` and ``step`` are pure functions of pytrees: ``jax.jit`` of either gives the
-    same states, ``jax.vmap`` maps them over a further axis (groups of batches), new deals
-    (autoreset, every 5 moves) and remade draw piles included, and ``random_actions``
-    draws legal moves."""
-    env = make("sequence", backend="jax", autoreset=True, max_moves=5)
-    seeds = np.arange(8)
-    state = env.init(seeds)
-    jitted = jax.jit(env.init)(jnp.arange(8))
-    assert all(np.array_equal(a, b) for a, b in zip(state, jitted, strict=True))
-    groups = jax.vmap(env.init)(jnp.arange(8).reshape(2, 4))
-    assert np.array_equal(groups.hands.reshape(8, 2, 7), state.hands)
-    step = jax.jit(env.step)
-    vstep = jax.vmap(env.step)
-
-    def check(state: JaxSequenceState, actions: jax.Array) -> JaxSequenceState:
-        plain = env.step(state, actions)
-        assert all(np.array_equal(a, b) for a, b in zip(plain, step(state, actions),
-                                                           strict=True))
-        paired = vstep(jax.tree.map(lambda x: x.reshape(2, 4, *x.shape[1:]), state),
-                       actions.reshape(2, 4))
-        assert all(np.array_equal(np.asarray(a).reshape(np.shape(b)), b)
-                   for a, b in zip(paired, plain, strict=True))
-        return plain
-
+def test_jit_and_vmap(envs: dict[str, tuple[SelfPlay, JaxSequence]]) -> None:
+    """``init`` and ``step`` are pure functions of pytrees: ``jax.jit`` of ``jax.vmap`` of
+    either maps them over a further axis (groups of batches) and gives the same states,
+    new deals (autoreset, at the 40th turn) included; ``init`` takes JAX seeds and
+    ``random_actions`` draws legal moves."""
+    env = envs["4p-max-turns-autoreset"][1]
+    state = env.init(np.arange(N))
+    from_jax = env.init(jnp.arange(N))
+    assert all(np.array_equal(a, b) for a, b in zip(state, from_jax, strict=True))
+    groups = jax.jit(jax.vmap(env.init))(jnp.arange(N).reshape(2, N // 2))
+    assert np.array_equal(groups.hands.reshape(N, 4, 6), state.hands)
+    vstep = jax.jit(jax.vmap(env.step))
     key = jax.random.key(3)
-    for _ in range(7):
+    for _ in range(60):
         key, sub = jax.random.split(key)
         actions = env.random_actions(sub, state)
         assert np.asarray(jnp.take_along_axis(state.legal_action_mask, actions[:, None],
                                               axis=1)).all()
-        state = check(state, actions)
+        plain = env.step(state, actions)
+        paired = vstep(jax.tree.map(lambda x: x.reshape(2, N // 2, *x.shape[1:]), state),
+                       actions.reshape(2, N // 2))
+        assert all(np.array_equal(np.asarray(a).reshape(np.shape(b)), b)
+                   for a, b in zip(paired, plain, strict=True))
+        state = plain
     assert (np.asarray(state.episode) == 2).all(), "every row was dealt again"
-    # an empty draw pile in every second row: the card played is drawn from a remade pile
-    empty = _crafted()["empty pile"]
-    rows = [empty.clone() if i % 2 else env.engine.game.deal(i) for i in range(8)]
-    state = env.from_batch(env.engine.from_states(rows))
-    played = check(state, jnp.asarray(np.asarray(state.legal_action_mask).argmax(axis=1)))
-    assert np.asarray(played.deck_len)[1::2].tolist() == [3] * 4, "4 cards remade, 1 drawn"
 
 
 @pytest.mark.slow
 def test_bad_arguments_are_refused_or_end_their_row() -> None:
-    env = make("sequence", backend="jax")
-    state = env.init([1, 2, 3])
+    env = make("sequence", backend="jax")  # the "2p" option set's compiled functions
+    state = env.init(np.arange(N) + 1)
     with pytest.raises(InvalidActionError, match="integer action ids"):
-        env.step(state, np.array([0.5, 1.0, 2.0]))
+        env.step(state, np.full(N, 0.5))
     with pytest.raises(InvalidActionError, match="integer action ids"):
-        env.step(state, jnp.array([0.5, 1.0, 2.0]))
-    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        env.step(state, jnp.full(N, 0.5))
+    with pytest.raises(ValueError, match=rf"shape \({N},\)"):
         env.step(state, [1, 2])
     with pytest.raises(ValueError, match="JaxSequenceState"):
-        env.step(state._asdict(), [1, 2, 3])
+        env.step(state._asdict(), np.zeros(N, np.int64))
     with pytest.raises(ValueError, match="seeds"):
         env.init([-1])
     with pytest.raises(ValueError, match="seats must be 0..1"):
         env.observe(state, 2)
     legal = np.asarray(state.legal_action_mask).argmax(axis=1)
-    after = env.step(state, [legal[0], 10**12, -5])
-    assert np.asarray(after.terminated).tolist() == [False, True, True]
+    after = env.step(state, [legal[0], 10**12, -5, *legal[3:]])
+    assert np.asarray(after.terminated).tolist() == [False, True, True] + [False] * (N - 3)
     seats = np.asarray(state.current_player)
     assert np.asarray(after.rewards)[1, seats[1]] == -1.0
-    assert np.asarray(after.legal_action_mask)[1:].all()
+    assert np.asarray(after.legal_action_mask)[1:3].all()
     assert np.array_equal(env.observe(state, 0)[1], np.asarray(env.observe_all(state))[1, 0])
     assert cardtable.new_game("sequence").num_players == env.num_players
 
@@ -305,4 +308,4 @@ def test_the_example_in_the_docs_runs_as_written() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code.group(1), str(DOCS), "exec"), {})
-    assert out.getvalue().splitlines() == ["sequence v0 jax 2 529 (523,)", "(256, 10)", "True"]
+    assert out.getvalue().splitlines() == ["sequence v0 jax 2 529 (523,)", f"({N}, 10)", "True"]

@@ -234,3 +234,42 @@ def test_the_example_in_the_docs_runs_as_written() -> None:
         exec(compile(code.group(1), str(DOCS), "exec"), {})
     lines = out.getvalue().splitlines()
     assert lines == ["(256, 33, 10, 10) 0.0 1.0", "(256, 2, 33, 10, 10)", "(256, 1100)"]
+
+
+def test_the_gymnasium_vector_env_shapes_its_observations_alike() -> None:
+    """``GameVectorEnv(normalize=..., planes=...)``: the learner's observations, their space,
+    ``final_obs`` and a batched opponent's input are ``SelfPlay``'s format of the engine's
+    flat observation."""
+    pytest.importorskip("gymnasium")
+    from cardtable.vector.gym import GameVectorEnv
+
+    seen: list[tuple[int, ...]] = []
+
+    def opponent(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        seen.append(observations.shape[1:])
+        return (np.random.default_rng(len(seen)).random(masks.shape) * masks).argmax(axis=1)
+
+    env = GameVectorEnv(4, opponents=opponent, normalize=True, planes=True, max_moves=40)
+    fmt = SelfPlay("sequence", normalize=True, planes=True).format
+    assert env.single_observation_space.shape == (33, 10, 10) == fmt.shape
+    assert env.single_observation_space.high.max() == 1.0
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(30):
+        assert obs.shape == (4, 33, 10, 10) and env.observation_space.contains(obs)
+        flat = env.engine.observe(env.batch, seats=env.seat)
+        assert np.array_equal(obs, fmt.convert(flat))
+        mask = info["action_mask"]
+        obs, _, terminated, truncated, info = env.step((rng.random(mask.shape) * mask)
+                                                       .argmax(axis=1))
+        for i in np.flatnonzero(terminated | truncated):
+            assert info["final_obs"][i].shape == (33, 10, 10)
+            ended += 1
+    assert ended and set(seen) == {(33, 10, 10)}
+    bridge = GameVectorEnv(3, game="drawbridge", normalize=True)
+    obs, _ = bridge.reset(seed=1)
+    assert obs.shape == (3, 551) and obs.min() >= 0.0 and obs.max() <= 1.0
+    assert bridge.observation_space.contains(obs)
+    with pytest.raises(OptionsError, match="planes=True is Sequence's"):
+        GameVectorEnv(2, game="drawbridge", planes=True)

@@ -18,7 +18,8 @@ imports this package.
   does. ``normalize=True`` and ``planes=True`` shape the observations, ``observe_all`` and
   ``perfect_information`` give every seat's (``cardtable.vector.observations``).
 - ``make(game_id, backend="jax", **options)``: the JAX port (``pip install
-  'cardtable[jax]'``; Sequence so far, ``cardtable.vector.jax_sequence``), the same API as
+  'cardtable[jax]'``; Sequence and Draw Bridge so far, ``cardtable.vector.jax_sequence``,
+  ``jax_drawbridge``, on what they share in ``cardtable.vector._jax``), the same API as
   pure functions of pytrees for ``jax.jit`` and ``jax.vmap``, the numba engine's deals;
   ``available_envs("jax")`` lists the ports. Only ``make`` imports JAX.
 - ``cardtable.vector.gym.GameVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,

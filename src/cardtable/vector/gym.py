@@ -35,6 +35,7 @@ from cardtable.core import OptionsError
 from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.vector.base import VectorEngine, check_actions, make_engine
 from cardtable.vector.heuristics import batched_kinds, heuristic_actions
+from cardtable.vector.observations import ObservationFormat
 
 #: a batched policy: observations (k, obs_size) and legal masks (k, num_actions) -> k ids
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -54,6 +55,11 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
     (default True: fresh arrays every step; False: the environment's own observation and
     mask arrays, overwritten by the next step). Where a row is a whole match (Draw Bridge,
     Three Thirteen), the reward comes at the end of the match.
+
+    ``normalize`` and ``planes`` shape the observations as ``SelfPlay``'s do
+    (``cardtable.vector.observations``): every entry divided by its maximum, into [0, 1];
+    Sequence's (33, 10, 10) board planes. The observation space, ``final_obs`` and what a
+    batched opponent policy is given take the same shape.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -63,7 +69,8 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
     def __init__(self, num_envs: int = 1, game: str | None = None, seat: int = 0,
                  opponents: str | Policy = "random",
                  max_moves: int | None = DEFAULT_MAX_MOVES, illegal_reward: float = -1.0,
-                 copy: bool = True, **options: Any) -> None:
+                 copy: bool = True, normalize: bool = False, planes: bool = False,
+                 **options: Any) -> None:
         if game is not None and type(self) is not GameVectorEnv and game != self.game_name:
             raise OptionsError(f"{type(self).__name__} plays {self.game_name}, not {game!r}; "
                                f"GameVectorEnv(game=...) plays any game")
@@ -84,14 +91,17 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
         self.opponents = opponents
         self.illegal_reward = float(illegal_reward)
         self.copy = copy
+        #: what the engine's flat observations become (``normalize``, ``planes``)
+        self.format = ObservationFormat(self.engine, normalize, planes)
         encoder = self.engine.encoder
-        self.single_observation_space = spaces.Box(0.0, encoder.high, (encoder.size,),
-                                                   np.float32)
+        self.single_observation_space = spaces.Box(
+            0.0, self.format.convert(self.format.high), self.format.shape, np.float32)
         self.single_action_space = spaces.Discrete(self.engine.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.batch = self.engine.init(np.zeros(num_envs, np.int64))
-        self._obs = np.zeros((num_envs, encoder.size), np.float32)
+        self._flat = np.zeros((num_envs, encoder.size), np.float32)
+        self._obs = np.zeros((num_envs, *self.format.shape), np.float32)
         self._mask = np.zeros((num_envs, self.engine.num_actions), np.int8)
 
     def reset(self, *, seed: int | None = None,
@@ -122,7 +132,8 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
         if ended.any():
             rows = np.flatnonzero(ended)
             final = np.full(n, None, object)  # as Gymnasium's own vector environments
-            final[rows] = list(engine.observe(batch, seats=self.seat, rows=rows))
+            final[rows] = list(self.format.convert(
+                engine.observe(batch, seats=self.seat, rows=rows)))
             info["final_obs"], info["_final_obs"] = final, ended
             engine.reset_rows(batch, rows)
             self._start(ended)
@@ -165,7 +176,8 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
             else:
                 assert callable(policy)
                 # checked as the learner's actions are: a float is refused, not truncated
-                acts[idx] = check_actions(policy(engine.observe(batch, rows=idx),
+                observations = self.format.convert(engine.observe(batch, rows=idx))
+                acts[idx] = check_actions(policy(observations,
                                                  engine.legal_mask(batch, rows=idx)),
                                           len(idx), engine.num_actions,
                                           "the opponents' actions", unplayed=False)
@@ -177,9 +189,13 @@ class GameVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarra
         False)."""
         n = self.num_envs
         if self.copy:
-            self._obs = np.empty((n, self.engine.obs_size), np.float32)
+            self._obs = np.empty((n, *self.format.shape), np.float32)
             self._mask = np.empty((n, self.engine.num_actions), np.int8)
-        self.engine.observe(self.batch, seats=self.seat, out=self._obs)
+        if self.format.normalize or self.format.planes:
+            self.engine.observe(self.batch, seats=self.seat, out=self._flat)
+            self._obs[...] = self.format.convert(self._flat)
+        else:
+            self.engine.observe(self.batch, seats=self.seat, out=self._obs)
         self.engine.legal_mask(self.batch, out=self._mask)
         self._mask[self.batch.current_player != self.seat] = 0
         return self._obs

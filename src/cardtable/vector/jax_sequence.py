@@ -45,15 +45,11 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
 import numpy as np
 
 from cardtable.cards import NUM_CARDS
-from cardtable.core import InvalidActionError, OptionsError
-from cardtable.envs import DEFAULT_MAX_MOVES
 from cardtable.sequence.board import ONE_EYED, TWO_EYED
 from cardtable.sequence.game import CORNER, DEAD, ONE_EYED_JACK, PASS, PLAY, TWO_EYED_JACK
 from cardtable.vector import _jax as rng64
+from cardtable.vector._jax import JaxEnv, on_rows, step_rows, where_rows
 from cardtable.vector._kernel import POLICY_SALT, R_DEAL, R_EPISODE, R_POLICY, R_SEED
-from cardtable.vector.base import _seeds, check_actions
-from cardtable.vector.observations import ObservationFormat
-from cardtable.vector.selfplay import VERSION
 from cardtable.vector.sequence import (
     ACT_CARD,
     ACT_CELL,
@@ -206,132 +202,25 @@ class JaxSequenceState(NamedTuple):
     deal_lo: jax.Array
 
 
-class JaxSequence:
+class JaxSequence(JaxEnv):
     """Batched Sequence in JAX with its options fixed (``players``, ``teams``,
     ``max_turns``), ``max_moves`` (default 100,000) and pgx's rules at the end of a game
     (``autoreset`` False, ``illegal_reward`` -1.0 unless given). ``make("sequence",
-    backend="jax", ...)`` builds it.
+    backend="jax", ...)`` builds it; the API is ``JaxEnv``'s.
 
     pgx's attributes: ``id``, ``version``, ``num_players``, ``num_actions``,
     ``observation_shape``; ``backend`` is ``"jax"``.
     """
 
-    backend = "jax"
+    engine_type = VectorSequence
+    state_type = JaxSequenceState
+    num_actions = NUM_ACTIONS
 
-    def __init__(self, max_moves: int | None = DEFAULT_MAX_MOVES, autoreset: bool = False,
-                 illegal_reward: float | None = -1.0, normalize: bool = False,
-                 planes: bool = False, **options: Any) -> None:
-        if not isinstance(autoreset, bool):
-            raise OptionsError(f"autoreset must be True or False, not {autoreset!r}")
-        if illegal_reward is None:
-            raise OptionsError("the jax backend cannot refuse a step (a compiled step does "
-                               "not raise): illegal_reward must be a number, the penalty "
-                               "that ends the offending row")
-        if isinstance(illegal_reward, bool) or not isinstance(
-                illegal_reward, int | float) or not np.isfinite(illegal_reward):
-            raise OptionsError(f"illegal_reward must be a finite number, not "
-                               f"{illegal_reward!r}")
-        if normalize or planes:
-            raise OptionsError("the jax backend gives the flat observation only "
-                               "(normalize and planes are the numba backend's)")
-        #: the numba engine of the same options: ``to_batch`` gives it this env's states
-        self.engine = VectorSequence(max_moves=max_moves, **options)
+    def _compile(self) -> tuple[Any, Any, Any, Any]:
         engine = self.engine
-        self.game = engine.game
-        self.id: str = "sequence"
-        self.version = VERSION
-        self.num_players = engine.num_players
-        self.num_actions = NUM_ACTIONS
-        self.format = ObservationFormat(engine, False, False)
-        self.observation_shape: tuple[int, ...] = (engine.obs_size,)
-        self.observation_size = engine.obs_size
-        self.autoreset = autoreset
-        self.illegal_reward = float(illegal_reward)
-        self.teams = np.array([self.game.team_of(s) for s in range(self.num_players)],
-                              np.int64)
-        sizes = np.bincount(self.teams)
-        self.zero_sum = bool(len(sizes) == 2 and sizes[0] == sizes[1])
         self._rules = _Rules(engine.num_players, engine.teams, engine.hand_size, engine.needed,
                              engine.max_turns, engine.max_moves)
-        self._init, self._step, self._observe, self._refresh = _compiled(
-            self._rules, autoreset, self.illegal_reward, self.zero_sum)
-
-    # -- pgx's API ---------------------------------------------------------------
-
-    def init(self, seeds: Any) -> JaxSequenceState:
-        """One deal per seed: non-negative ints below 2**64 (NumPy, a list), or a JAX
-        integer array (inside ``jax.jit``: seeds below 2**32), the numba engine's deal
-        from the same seed."""
-        if isinstance(seeds, jax.Array):
-            if seeds.ndim != 1 or not jnp.issubdtype(seeds.dtype, jnp.integer):
-                raise ValueError("seeds must be a 1-d array of non-negative ints")
-            lo = seeds.astype(jnp.uint32)
-            hi = (seeds >> 32).astype(jnp.uint32) if seeds.dtype.itemsize == 8 \
-                else jnp.zeros_like(lo)
-        else:
-            hi_np, lo_np = rng64.split_host(_seeds(seeds))
-            hi, lo = jnp.asarray(hi_np), jnp.asarray(lo_np)
-        return self._init(hi, lo)
-
-    def step(self, state: JaxSequenceState, actions: Any) -> JaxSequenceState:
-        """Play each row's action for its seat to act; a new state (``state`` is left as it
-        was). An illegal action, or an id outside 0..528, ends its row with
-        ``illegal_reward``; a finished row (without autoreset) takes any action and stays
-        as it is. Refuses a float or misshapen ``actions`` with ``InvalidActionError`` /
-        ``ValueError``."""
-        _check_state(state)
-        n = state.terminated.shape[0]
-        if isinstance(actions, jax.Array):
-            if actions.shape != (n,):
-                raise ValueError(f"actions must have shape ({n},), not {actions.shape}")
-            if not jnp.issubdtype(actions.dtype, jnp.integer):
-                raise InvalidActionError(f"actions must be integer action ids, not "
-                                         f"{actions.dtype}")
-            acts = actions.astype(jnp.int32)
-        else:
-            acts = jnp.asarray(np.clip(check_actions(actions, n), -1, NUM_ACTIONS), jnp.int32)
-        return self._step(state, acts)
-
-    def observe(self, state: JaxSequenceState, seats: Any = None) -> jax.Array:
-        """(N, 523) float32: each row seen by ``seats`` (one seat or one per row; default the
-        seat to act, as ``state.observation``)."""
-        _check_state(state)
-        n = state.terminated.shape[0]
-        if seats is None:
-            seat_arr = state.current_player
-        else:
-            if isinstance(seats, jax.Array):
-                arr = seats
-            else:
-                arr_np = np.asarray(seats)
-                if arr_np.size and (arr_np.dtype.kind not in "iu" or arr_np.min() < 0
-                                    or arr_np.max() >= self.num_players):
-                    raise ValueError(f"seats must be 0..{self.num_players - 1}")
-                arr = jnp.asarray(arr_np)
-            try:
-                seat_arr = jnp.broadcast_to(arr, (n,)).astype(jnp.int32)
-            except ValueError:
-                raise ValueError(f"seats must be one seat or one per row (shape ({n},)), "
-                                 f"not an array of shape {arr.shape}") from None
-        return self._observe(state, seat_arr)
-
-    def observe_all(self, state: JaxSequenceState) -> jax.Array:
-        """(N, players, 523) float32: every row seen by every seat (``[:, s]`` is seat s's
-        view)."""
-        n = state.terminated.shape[0]
-        return jnp.stack([self.observe(state, jnp.full((n,), s, jnp.int32))
-                          for s in range(self.num_players)], axis=1)
-
-    def random_actions(self, key: jax.Array, state: JaxSequenceState) -> jax.Array:
-        """(N,) int32: a uniformly random legal action per row from ``key`` (any action in
-        a finished row): the k-th legal id, k uniform below their count (one random
-        number a row)."""
-        return random_legal(key, state.legal_action_mask)
-
-    def numpy_view(self) -> Any:
-        """This env seen as a ``SelfPlay`` (NumPy states with the numba batch of each), for
-        ``api_test``."""
-        return rng64.NumpyView(self)
+        return _compiled(self._rules, self.autoreset, self.illegal_reward, self.zero_sum)
 
     # -- the numba engine's batches ----------------------------------------------
 
@@ -409,30 +298,6 @@ def _compiled(rules: _Rules, autoreset: bool, penalty: float,
     return (jax.jit(partial(_init, rules)),
             jax.jit(partial(_step, rules, autoreset, penalty, zero_sum)),
             jax.jit(partial(_observe_rows, rules)), jax.jit(partial(_refresh_views, rules)))
-
-
-def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
-    """A uniformly random True index of each row of ``mask`` (N, 529): the k-th, k uniform
-    below the row's count, found in two levels of 23 (running sums over 23 entries, not
-    529: cheap everywhere)."""
-    n = mask.shape[0]
-    blocks = mask.reshape(n, 23, 23).astype(jnp.int32)
-    per_block = blocks.sum(axis=2)
-    upto = jnp.cumsum(per_block, axis=1)
-    count = upto[:, -1]
-    k = jnp.floor(jax.random.uniform(key, (n,)) * count).astype(jnp.int32)
-    k = jnp.minimum(k, count - 1)  # (u * count rounds up to count for u near 1)
-    block = jnp.argmax(upto > k[:, None], axis=1)
-    before = jnp.take_along_axis(upto - per_block, block[:, None], axis=1)[:, 0]
-    inside = jnp.take_along_axis(blocks, block[:, None, None], axis=1)[:, 0]
-    pos = jnp.argmax(jnp.cumsum(inside, axis=1) > (k - before)[:, None], axis=1)
-    return (block * 23 + pos).astype(jnp.int32)
-
-
-def _check_state(state: Any) -> None:
-    if not isinstance(state, JaxSequenceState):
-        raise ValueError(f"state must be the JaxSequenceState of init or step, not "
-                         f"{type(state).__name__}")
 
 
 class _Rules(NamedTuple):
@@ -577,27 +442,6 @@ def _reshuffle_row(s: JaxSequenceState) -> JaxSequenceState:
                       deal_hi=hi, deal_lo=lo)
 
 
-def _on_rows(fn: Any, need: jax.Array, s: JaxSequenceState) -> JaxSequenceState:
-    """``fn`` (a function of one row) applied to the rows where ``need``. A shuffle is a
-    loop of 103 swaps: where few rows need it (a deal ends in about one row in 80 each
-    step), only those rows are gathered and shuffled, up to a sixteenth of the batch."""
-    n = need.shape[0]
-    cap = max(1, n // 16)
-
-    def every(x: JaxSequenceState) -> JaxSequenceState:
-        return _where_rows(need, jax.vmap(fn)(x), x)
-
-    def some(x: JaxSequenceState) -> JaxSequenceState:
-        idx = jnp.nonzero(need, size=cap, fill_value=n)[0]
-        rows = jax.tree.map(lambda a: a[jnp.minimum(idx, n - 1)], x)
-        new = jax.vmap(fn)(rows)
-        return jax.tree.map(lambda a, b: a.at[idx].set(b, mode="drop"), x, new)
-
-    count = need.sum()
-    branch = jnp.where(count == 0, 0, jnp.where(count <= cap, 1, 2))
-    return jax.lax.switch(branch, [lambda x: x, some, every], s)
-
-
 def _draw_row(s: JaxSequenceState, need: jax.Array, seat: jax.Array,
               slot: jax.Array) -> JaxSequenceState:
     top = s.deck_len - 1
@@ -637,12 +481,6 @@ def _deal_row(rules: _Rules, s: JaxSequenceState) -> JaxSequenceState:
 # ------------------------------------------------------------------ the batch
 
 
-def _where_rows(on: jax.Array, new: JaxSequenceState, old: JaxSequenceState) -> JaxSequenceState:
-    def pick(a: jax.Array, b: jax.Array) -> jax.Array:
-        return jnp.where(on.reshape(on.shape + (1,) * (a.ndim - 1)), a, b)
-    return JaxSequenceState(*(pick(a, b) for a, b in zip(new, old, strict=True)))
-
-
 def _refresh_views(rules: _Rules, s: JaxSequenceState,
                    finished: jax.Array | None = None) -> JaxSequenceState:
     """The observation and mask of each row's seat to act (all True where ``finished``)."""
@@ -674,44 +512,23 @@ def _init(rules: _Rules, seed_hi: jax.Array, seed_lo: jax.Array) -> JaxSequenceS
     return _refresh_views(rules, jax.vmap(partial(_deal_row, rules))(blank))
 
 
+def _play(rules: _Rules, s: JaxSequenceState, a: jax.Array,
+          legal: jax.Array) -> JaxSequenceState:
+    """The legal rows' actions played, the card drawn (from a remade pile where it is
+    empty)."""
+    moved, draws, seat, slot = jax.vmap(partial(_apply_row, rules))(s, a)
+    g = where_rows(legal, moved, s)
+    draws = draws & legal
+    g = on_rows(_reshuffle_row, draws & (g.deck_len == 0), g)
+    return jax.vmap(_draw_row)(g, draws, seat, slot)
+
+
 def _step(rules: _Rules, autoreset: bool, penalty: float, zero_sum: bool,
           s: JaxSequenceState, actions: jax.Array) -> JaxSequenceState:
-    n = actions.shape[0]
-    finished = jnp.zeros(n, bool) if autoreset else s.terminated | s.truncated
-    live = ~finished
-    inside = (actions >= 0) & (actions < NUM_ACTIONS)
-    a = jnp.clip(actions, 0, NUM_ACTIONS - 1)
-    legal = live & inside & jnp.take_along_axis(s.legal_action_mask, a[:, None], axis=1)[:, 0]
-    illegal = live & ~legal
-    offender = jnp.asarray(rules_teams(rules))[s.current_player]
-    moved, draws, seat, slot = jax.vmap(partial(_apply_row, rules))(s, a)
-    g = _where_rows(legal, moved, s)
-    draws = draws & legal
-    shuffle = draws & (g.deck_len == 0)
-    g = _on_rows(_reshuffle_row, shuffle, g)
-    g = jax.vmap(_draw_row)(g, draws, seat, slot)
-    ended = legal & (g.over != 0)
-    cut = legal & ~ended & (rules.max_moves > 0) & (g.moves >= rules.max_moves)
-    teams = jnp.asarray(rules_teams(rules))
-    won = ended & (g.winner >= 0)
-    rewards = jnp.where(won[:, None], jnp.where(teams[None, :] == g.winner[:, None], 1.0, -1.0),
-                        0.0)
-    ours = teams[None, :] == offender[:, None]
-    other = -penalty if zero_sum else 0.0
-    rewards = jnp.where(illegal[:, None], jnp.where(ours, penalty, other), rewards)
-    terminated = ended | illegal
-    truncated = cut
-    if autoreset:
-        restart = terminated | truncated
-        g = _on_rows(partial(_deal_row, rules), restart, g)
-        done = None
-    else:
-        terminated = terminated | s.terminated
-        truncated = truncated | s.truncated
-        done = terminated | truncated
-    g = g._replace(rewards=rewards.astype(jnp.float32), terminated=terminated,
-                   truncated=truncated)
-    return _refresh_views(rules, g, done)
+    return step_rows(s, actions, num_actions=NUM_ACTIONS, teams=rules_teams(rules),
+                     max_moves=rules.max_moves, autoreset=autoreset, penalty=penalty,
+                     zero_sum=zero_sum, play=partial(_play, rules),
+                     new_episode=partial(_deal_row, rules), refresh=partial(_refresh_views, rules))
 
 
 def rules_teams(rules: _Rules) -> np.ndarray:

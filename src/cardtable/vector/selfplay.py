@@ -259,7 +259,8 @@ def _check_state(state: Any) -> None:
 
 #: the backends ``make`` takes, and the games each has (the JAX ports: module, class)
 BACKENDS = ("numba", "jax")
-JAX_PORTS = {"sequence": ("cardtable.vector.jax_sequence", "JaxSequence")}
+JAX_PORTS = {"sequence": ("cardtable.vector.jax_sequence", "JaxSequence"),
+             "drawbridge": ("cardtable.vector.jax_drawbridge", "JaxDrawBridge")}
 
 
 def available_envs(backend: str = "numba") -> tuple[str, ...]:
@@ -287,7 +288,8 @@ def make(game_id: str, backend: str = "numba", **options: Any) -> Any:
     ``max_moves``, ``normalize`` and ``planes``.
 
     ``backend="jax"`` gives the JAX port instead (``pip install 'cardtable[jax]'``;
-    Sequence so far: ``cardtable.vector.jax_sequence.JaxSequence``), the same API as pure
+    Sequence and Draw Bridge so far: ``cardtable.vector.jax_sequence.JaxSequence``,
+    ``jax_drawbridge.JaxDrawBridge``), the same API as pure
     functions of pytrees, for ``jax.jit`` and ``jax.vmap``."""
     ids = available_envs(backend)
     if game_id not in ids:

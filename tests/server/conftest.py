@@ -29,6 +29,7 @@ from cardtable.cards import RANKS, card_name, parse_card, parse_cards
 from cardtable.server.messages import ws_schema
 from cardtable.store import pgtemp
 from cardtable.threethirteen.melds import MeldSolver, pack_hand
+from tests.http import http
 from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +74,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server stopped: {self.log()[-2000:]}")
             try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                if http.get(self.base + "/api/health", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
@@ -100,10 +101,10 @@ class Server:
     # -- HTTP helpers
 
     def post(self, path: str, body: Any = None) -> httpx.Response:
-        return httpx.post(self.base + path, json=body, timeout=30)
+        return http.post(self.base + path, json=body, timeout=30)
 
     def get(self, path: str) -> httpx.Response:
-        return httpx.get(self.base + path, timeout=30)
+        return http.get(self.base + path, timeout=30)
 
     def create(self, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None
                = None, **extra: Any) -> dict[str, Any]:

@@ -9,9 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from cardtable.server.reading import CHAT_MAX
+from tests.http import http
 from tests.server.conftest import Client, Server
 
 HTML = '<img src=x onerror="alert(1)"><b>hi</b> & </div>'
@@ -174,7 +173,7 @@ def test_limits_and_refusals(sqlite_url: str, tmp_path: Path) -> None:
         b.send({"type": "mute", "seat": 0})
         assert b.until("muted")["seats"] == [0]
         b.close()
-        left = httpx.delete(f"{server.base}/api/tables/{table_id}/seats/1",
+        left = http.delete(f"{server.base}/api/tables/{table_id}/seats/1",
                             headers={"Authorization": f"Bearer {b_token}"}, timeout=30)
         assert left.status_code == 200, left.text
         b = Client(server, table_id, server.take(table_id, 1, "Vanna"))

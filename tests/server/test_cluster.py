@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from cardtable import records, store
 from cardtable.records import GameLog
 from cardtable.store import ConflictError, SeatRow, Store, TableRow, leases
+from tests.http import http
 from tests.server.conftest import Client, Server, pick
 
 #: the lease of the test processes (the default is 5 s)
@@ -172,7 +173,7 @@ def check_logs(server: Server, players: dict[tuple[str, int], Player],
 def direct(server: Server, path: str) -> httpx.Response:
     """A GET answered by ``server`` itself, never relayed to the table's process (as a
     request another process relayed already: docs/server.md, Routing)."""
-    return httpx.get(server.base + path, headers={"X-Cardtable-Relayed": "1"}, timeout=30)
+    return http.get(server.base + path, headers={"X-Cardtable-Relayed": "1"}, timeout=30)
 
 
 def owner_serves(server: Server, table_id: str) -> bool:

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from cardtable import store
 from cardtable.store import pgtemp
+from tests.http import http
 from tests.needs import missing
 from tests.server.conftest import Server
 from tests.server.test_cluster import Player, check_logs, member, metric
@@ -63,7 +64,7 @@ class Front(Server):
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                if httpx.get(self.base + "/readyz", timeout=1).status_code == 200:
+                if http.get(self.base + "/readyz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from cardtable.server.reading import CHAT_PRESETS
 from cardtable.server.refusals import CODES
+from tests.http import http
 from tests.server.conftest import Client, Server
 
 pytestmark = pytest.mark.slow
@@ -134,7 +135,7 @@ def still_served(tables: dict[str, Any]) -> None:
 @FUZZ
 @given(body=table_bodies)
 def test_table_options(fuzz_server: Server, body: Any) -> None:
-    answer = httpx.post(fuzz_server.base + "/api/tables", content=json.dumps(body),
+    answer = http.post(fuzz_server.base + "/api/tables", content=json.dumps(body),
                         headers=JSON, timeout=30)
     created = refusal_or_ok(answer)
     if answer.status_code == 201:
@@ -146,11 +147,11 @@ def test_table_options(fuzz_server: Server, body: Any) -> None:
        seat=st.text(max_size=6) | st.integers(-3, 20).map(str), body=values)
 def test_seat_requests(fuzz_server: Server, table: str, seat: str, body: Any) -> None:
     path = f"/api/tables/{quote(table, safe='') or 'x'}/seats/{quote(seat, safe='') or '0'}"
-    answer = httpx.post(fuzz_server.base + path, content=json.dumps(body), headers=JSON,
+    answer = http.post(fuzz_server.base + path, content=json.dumps(body), headers=JSON,
                         timeout=30)
     refusal_or_ok(answer)
     header = ascii(body)[:200].strip()      # a header cannot end in a space
-    delete = httpx.delete(fuzz_server.base + path, headers={"Authorization": header},
+    delete = http.delete(fuzz_server.base + path, headers={"Authorization": header},
                           timeout=30)
     refusal_or_ok(delete)
 
@@ -194,11 +195,11 @@ def test_player_routes(fuzz_server: Server, tables: dict[str, Any], body: Any, k
     header = {"X-Player-Key": ascii(key)[1:-1].strip() or "x"}
     for path in ("/api/players", "/api/players/claim", "/api/players/me/transfer",
                  "/api/players/me/revoke"):
-        refusal_or_ok(httpx.post(fuzz_server.base + path, content=json.dumps(body),
+        refusal_or_ok(http.post(fuzz_server.base + path, content=json.dumps(body),
                                  headers={**header, **JSON}, timeout=30))
-    refusal_or_ok(httpx.get(fuzz_server.base + "/api/players/me", headers=header,
+    refusal_or_ok(http.get(fuzz_server.base + "/api/players/me", headers=header,
                             timeout=30))
-    refusal_or_ok(httpx.get(f"{fuzz_server.base}/api/players/{quote(player, safe='') or 'x'}",
+    refusal_or_ok(http.get(f"{fuzz_server.base}/api/players/{quote(player, safe='') or 'x'}",
                             timeout=30))
     table = tables["table"]["id"]
     client = Client.__new__(Client)
@@ -246,17 +247,17 @@ pairing_bodies = values | st.fixed_dictionaries({}, optional={
 def test_pairing_routes(fuzz_server: Server, body: Any, ticket: str, wait: str) -> None:
     """Quick pairing (docs/server.md: Quick pairing) with any body, ticket and wait: a
     refusal or a ticket, never a crash; the ticket asked for is followed and cancelled."""
-    key = httpx.post(fuzz_server.base + "/api/players", json={}, timeout=30).json()["key"]
+    key = http.post(fuzz_server.base + "/api/players", json={}, timeout=30).json()["key"]
     header = {"X-Player-Key": key}
-    got = refusal_or_ok(httpx.post(fuzz_server.base + "/api/pairing",
+    got = refusal_or_ok(http.post(fuzz_server.base + "/api/pairing",
                                    content=json.dumps(body), headers={**header, **JSON},
                                    timeout=30))
     mine = got.get("ticket")
     for name in (mine, quote(ticket, safe="") or "x"):
         if name is None:
             continue
-        refusal_or_ok(httpx.get(f"{fuzz_server.base}/api/pairing/{name}",
+        refusal_or_ok(http.get(f"{fuzz_server.base}/api/pairing/{name}",
                                 params={"wait": wait[:12] or "0"} if name != mine else {},
                                 headers=header, timeout=40))
-        refusal_or_ok(httpx.delete(f"{fuzz_server.base}/api/pairing/{name}",
+        refusal_or_ok(http.delete(f"{fuzz_server.base}/api/pairing/{name}",
                                    headers=header, timeout=30))

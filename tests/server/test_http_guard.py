@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from cardtable.cli import main
 from cardtable.server.headers import CONTENT_SECURITY_POLICY
+from tests.http import http
 from tests.server.conftest import Server
 from tests.web.test_replay_file import finished_record, long_match, padded, text_of
 
@@ -40,7 +41,7 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.mark.parametrize("body", [b"[" * 100_000 + b"]" * 100_000, b'{"a":' * 50_000],
                          ids=["lists", "objects"])
 def test_a_record_file_nested_deep_is_refused(guarded: Server, route: str, body: bytes) -> None:
-    answer = httpx.post(guarded.base + route, content=body, timeout=30)
+    answer = http.post(guarded.base + route, content=body, timeout=30)
     assert answer.status_code == 400, answer.text
     error = answer.json()["error"]
     assert error["code"] == "record/bad" and "nest" in error["message"]
@@ -59,7 +60,7 @@ def refused_writes(server: Server, count: int) -> int:
 
 def invite_of(server: Server) -> str:
     """The invite link a new table gets when the request says it came over HTTPS."""
-    answer = httpx.post(server.base + "/api/tables", json={"game": "sequence"},
+    answer = http.post(server.base + "/api/tables", json={"game": "sequence"},
                         headers={"x-forwarded-proto": "https",
                                  "x-forwarded-for": "198.51.100.7"}, timeout=30)
     assert answer.status_code == 201, answer.text
@@ -95,7 +96,7 @@ def test_a_trusted_proxy_is_an_address_or_a_network() -> None:
                                   "/static/js/app.js", "/api/games", "/api/tables/nothing",
                                   "/nowhere"])
 def test_every_answer_carries_the_security_headers(guarded: Server, path: str) -> None:
-    answer = httpx.get(guarded.base + path, headers={"accept": "text/html"}, timeout=30)
+    answer = http.get(guarded.base + path, headers={"accept": "text/html"}, timeout=30)
     assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
     assert "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
     assert answer.headers["x-frame-options"] == "DENY"
@@ -116,23 +117,23 @@ def test_a_json_body_sent_as_anything_else_is_refused(guarded: Server,
     table = guarded.create("sequence", [{"kind": "person"}, {"kind": "person"}])["id"]
     for path in ("/api/tables", f"/api/tables/{table}/seats/0", "/api/players",
                  "/api/players/claim"):
-        answer = httpx.post(guarded.base + path, content=body, headers=headers, timeout=30)
+        answer = http.post(guarded.base + path, content=body, headers=headers, timeout=30)
         assert refused_as(answer) == (415, "http/content-type"), (path, answer.text)
         assert "application/json" in answer.json()["error"]["message"]
     if content_type is not None:   # a form with nothing in it: refused too
-        answer = httpx.post(guarded.base + "/api/tables", headers=headers, timeout=30)
+        answer = http.post(guarded.base + "/api/tables", headers=headers, timeout=30)
         assert refused_as(answer) == (415, "http/content-type")
 
 
 @pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8",
                                           "Application/JSON", "application/merge-patch+json"])
 def test_a_json_body_is_taken_as_json(guarded: Server, content_type: str) -> None:
-    answer = httpx.post(guarded.base + "/api/tables", content=b'{"game": "sequence"}',
+    answer = http.post(guarded.base + "/api/tables", content=b'{"game": "sequence"}',
                         headers={"content-type": content_type}, timeout=30)
     assert answer.status_code == 201, answer.text
     table = answer.json()["id"]
     # no body, and so no type, is an empty request: a seat taken with its default name
-    taken = httpx.post(f"{guarded.base}/api/tables/{table}/seats/0", timeout=30)
+    taken = http.post(f"{guarded.base}/api/tables/{table}/seats/0", timeout=30)
     assert taken.status_code == 200 and taken.json()["table"]["seats"][0]["name"] == "seat 0"
 
 
@@ -141,7 +142,7 @@ def test_a_record_file_is_taken_whatever_its_type(guarded: Server) -> None:
     record = text_of(finished_record("sequence"))
     for content_type in ("text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
                          "application/json"):
-        answer = httpx.post(guarded.base + "/api/replay", content=record,
+        answer = http.post(guarded.base + "/api/replay", content=record,
                             headers={"content-type": content_type}, timeout=60)
         assert answer.status_code == 200 and answer.json()["game"] == "sequence"
 
@@ -156,7 +157,7 @@ def test_a_record_too_long_is_refused_at_once(guarded: Server, route: str, body:
                                               words: str) -> None:
     content = body()
     began = time.monotonic()
-    answer = httpx.post(guarded.base + route, content=content, timeout=30)
+    answer = http.post(guarded.base + route, content=content, timeout=30)
     assert time.monotonic() - began < 5
     assert refused_as(answer) == (413, "record/too-long")
     assert words in answer.json()["error"]["message"]

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from cardtable.server import pairing
 from cardtable.server.pairing import Queue, Ticket
+from tests.http import http
 from tests.server.conftest import Client, Server
 
 KEY = "X-Player-Key"
@@ -32,14 +32,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def player(server: Server, name: str) -> str:
-    answer = httpx.post(server.base + "/api/players", json={"name": name}, timeout=30)
+    answer = http.post(server.base + "/api/players", json={"name": name}, timeout=30)
     assert answer.status_code == 201, answer.text
     key: str = answer.json()["key"]
     return key
 
 
 def ask(server: Server, key: str | None, body: Any, status: int = 201) -> dict[str, Any]:
-    answer = httpx.post(server.base + "/api/pairing", json=body,
+    answer = http.post(server.base + "/api/pairing", json=body,
                         headers={KEY: key} if key else {}, timeout=30)
     assert answer.status_code == status, answer.text
     data: dict[str, Any] = answer.json()
@@ -48,7 +48,7 @@ def ask(server: Server, key: str | None, body: Any, status: int = 201) -> dict[s
 
 def follow(server: Server, key: str, ticket: str, wait: float = 0,
            status: int = 200) -> dict[str, Any]:
-    answer = httpx.get(f"{server.base}/api/pairing/{ticket}?wait={wait}",
+    answer = http.get(f"{server.base}/api/pairing/{ticket}?wait={wait}",
                        headers={KEY: key}, timeout=40)
     assert answer.status_code == status, answer.text
     data: dict[str, Any] = answer.json()
@@ -56,7 +56,7 @@ def follow(server: Server, key: str, ticket: str, wait: float = 0,
 
 
 def cancel(server: Server, key: str, ticket: str) -> dict[str, Any]:
-    answer = httpx.delete(f"{server.base}/api/pairing/{ticket}", headers={KEY: key},
+    answer = http.delete(f"{server.base}/api/pairing/{ticket}", headers={KEY: key},
                           timeout=30)
     assert answer.status_code == 200, answer.text
     data: dict[str, Any] = answer.json()
@@ -156,7 +156,7 @@ def test_refusals(server: Server) -> None:
         assert "Traceback" not in got["error"]["message"]
     assert follow(server, ana, "no-such-ticket", status=404)["error"]["code"] == \
         "pairing/not-found"
-    answer = httpx.get(f"{server.base}/api/pairing/x?wait=100", headers={KEY: ana},
+    answer = http.get(f"{server.base}/api/pairing/x?wait=100", headers={KEY: ana},
                        timeout=30)
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "message/bad"
     # at most PER_ADDRESS tickets wait for one address (each player one; other queues)

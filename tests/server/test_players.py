@@ -18,13 +18,14 @@ from cardtable import store
 from cardtable.server.players import code_hash, shown
 from cardtable.store import Store
 from cardtable.store import players as stored
+from tests.http import http
 from tests.server.conftest import Client, Server, play_all
 
 KEY = "X-Player-Key"
 
 
 def new_player(server: Server, name: str | None = None) -> tuple[str, str]:
-    answer = httpx.post(server.base + "/api/players", json={} if name is None
+    answer = http.post(server.base + "/api/players", json={} if name is None
                         else {"name": name}, timeout=30)
     assert answer.status_code == 201, answer.text
     body = answer.json()
@@ -34,7 +35,7 @@ def new_player(server: Server, name: str | None = None) -> tuple[str, str]:
 
 def take(server: Server, table_id: str, seat: int, key: str | None, name: str) -> str:
     headers = {KEY: key} if key else {}
-    answer = httpx.post(f"{server.base}/api/tables/{table_id}/seats/{seat}",
+    answer = http.post(f"{server.base}/api/tables/{table_id}/seats/{seat}",
                         json={"name": name}, headers=headers, timeout=30)
     assert answer.status_code == 200, answer.text
     token: str = answer.json()["token"]
@@ -42,7 +43,7 @@ def take(server: Server, table_id: str, seat: int, key: str | None, name: str) -
 
 
 def me(server: Server, key: str | None) -> httpx.Response:
-    return httpx.get(server.base + "/api/players/me", headers={KEY: key} if key else {},
+    return http.get(server.base + "/api/players/me", headers={KEY: key} if key else {},
                      timeout=30)
 
 
@@ -91,7 +92,7 @@ def test_a_player_key_holds_seats_at_two_tables_and_only_its_holder_sees_them(
         assert answer.status_code == 401
         assert answer.json()["error"]["code"] == "player/bad-key"
     # a bad key taking a seat is refused, not ignored
-    answer = httpx.post(f"{server.base}/api/tables/{third['id']}/seats/1",
+    answer = http.post(f"{server.base}/api/tables/{third['id']}/seats/1",
                         json={"name": "Eve"}, headers={KEY: "forged"}, timeout=30)
     assert answer.json()["error"]["code"] == "player/bad-key"
 
@@ -218,7 +219,7 @@ def test_moving_and_revoking_the_key(server: Server) -> None:
     ana, ana_key = new_player(server, "Ana")
     table = server.create("sequence", [{"kind": "person"}, {"kind": "person"}])
     take(server, table["id"], 0, ana_key, "Ana")
-    given = httpx.post(server.base + "/api/players/me/transfer", headers={KEY: ana_key},
+    given = http.post(server.base + "/api/players/me/transfer", headers={KEY: ana_key},
                        timeout=30)
     assert given.status_code == 200
     code = given.json()["code"]
@@ -226,16 +227,16 @@ def test_moving_and_revoking_the_key(server: Server) -> None:
     assert given.json()["link"] == f"{server.base}/claim#{code}"
     secrets_absent(given.text, ana_key)
     # typed in by hand in the other browser: case and spaces do not matter
-    claimed = httpx.post(server.base + "/api/players/claim",
+    claimed = http.post(server.base + "/api/players/claim",
                          json={"code": f"  {code.lower().replace('-', ' ')} "}, timeout=30)
     assert claimed.status_code == 200, claimed.text
     moved_key = claimed.json()["key"]
     assert claimed.json()["player"]["id"] == ana and moved_key != ana_key
-    again = httpx.post(server.base + "/api/players/claim", json={"code": code}, timeout=30)
+    again = http.post(server.base + "/api/players/claim", json={"code": code}, timeout=30)
     assert again.status_code == 404 and again.json()["error"]["code"] == "player/bad-code"
     for body, code in (({}, "message/bad"), ({"code": 5}, "message/bad"),
                        ({"code": ""}, "player/bad-code"), ({"code": "x" * 40}, "player/bad-code")):
-        answer = httpx.post(server.base + "/api/players/claim", json=body, timeout=30)
+        answer = http.post(server.base + "/api/players/claim", json=body, timeout=30)
         assert answer.json()["error"]["code"] == code, body
     # both browsers are the player now, and the moved key opens the seat
     for key in (ana_key, moved_key):
@@ -245,9 +246,9 @@ def test_moving_and_revoking_the_key(server: Server) -> None:
     ws.close()
 
     # a code given before the revocation dies with it
-    stale = httpx.post(server.base + "/api/players/me/transfer", headers={KEY: ana_key},
+    stale = http.post(server.base + "/api/players/me/transfer", headers={KEY: ana_key},
                        timeout=30).json()["code"]
-    revoked = httpx.post(server.base + "/api/players/me/revoke", headers={KEY: moved_key},
+    revoked = http.post(server.base + "/api/players/me/revoke", headers={KEY: moved_key},
                          timeout=30)
     assert revoked.status_code == 200
     new_key = revoked.json()["key"]
@@ -257,7 +258,7 @@ def test_moving_and_revoking_the_key(server: Server) -> None:
         ws = connect_with_key(server, table["id"], old)
         assert ws.recv()["code"] == "player/bad-key"
         ws.close()
-    assert httpx.post(server.base + "/api/players/claim", json={"code": stale},
+    assert http.post(server.base + "/api/players/claim", json={"code": stale},
                       timeout=30).json()["error"]["code"] == "player/bad-code"
     assert [g["table"] for g in me(server, new_key).json()["unfinished"]] == [table["id"]]
     ws = connect_with_key(server, table["id"], new_key)
@@ -279,7 +280,7 @@ def test_revoking_the_key_closes_its_connections_and_voids_its_seat_tokens(
     assert by_token.until("welcome")["seat"] == 0
     bo = Client(server, table["id"], other)
     bo.until("welcome")
-    revoked = httpx.post(server.base + "/api/players/me/revoke", headers={KEY: ana_key},
+    revoked = http.post(server.base + "/api/players/me/revoke", headers={KEY: ana_key},
                          timeout=30)
     assert revoked.status_code == 200
     new_key = revoked.json()["key"]
@@ -297,7 +298,7 @@ def test_revoking_the_key_closes_its_connections_and_voids_its_seat_tokens(
     bo.send({"type": "chat", "text": "hello"})
     assert bo.until("chat")["text"] == "hello"
     bo.close()
-    left = httpx.delete(f"{server.base}/api/tables/{table['id']}/seats/0",
+    left = http.delete(f"{server.base}/api/tables/{table['id']}/seats/0",
                         headers={"Authorization": f"Bearer {token}"}, timeout=30)
     assert left.status_code == 401
     # the seat stays the player's: its new key opens it

@@ -13,6 +13,7 @@ import pytest
 
 import cardtable
 from cardtable import records
+from tests.http import http
 from tests.server.conftest import Client, Server, play_all
 
 pytestmark = pytest.mark.slow
@@ -259,7 +260,7 @@ def test_every_refusal_has_its_code(server: Server) -> None:
     assert code(server.get(f"/api/tables/{tid}/record"), 409) == "table/not-over"
     # auth/bad-token: WebSocket, leaving, spectators moving
     assert ws_error(server, tid, "forged")["code"] == "auth/bad-token"
-    leave = httpx.delete(f"{server.base}/api/tables/{tid}/seats/0",
+    leave = http.delete(f"{server.base}/api/tables/{tid}/seats/0",
                          headers={"Authorization": "Bearer forged"})
     assert code(leave, 401) == "auth/bad-token"
     spectator = Client(server, tid)
@@ -303,7 +304,7 @@ def test_every_refusal_has_its_code(server: Server) -> None:
         assert actor.until("error")["code"] == "message/bad", bad
     actor.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
     assert actor.until("error")["code"] == "message/too-large"
-    big = httpx.post(f"{server.base}/api/tables", content=b"{" + b" " * 20000 + b"}",
+    big = http.post(f"{server.base}/api/tables", content=b"{" + b" " * 20000 + b"}",
                      headers={"content-type": "application/json"})
     assert code(big, 413) == "message/too-large"
     assert code(server.post("/api/tables", None), 400) == "message/bad"
@@ -322,17 +323,17 @@ def test_every_refusal_has_its_code(server: Server) -> None:
         ann.send({"type": "ping"})
     assert ann.until("error", code="limit/rate")
     # leaving frees the seat; the old token is refused from then on
-    left = httpx.delete(f"{server.base}/api/tables/{tid}/seats/1",
+    left = http.delete(f"{server.base}/api/tables/{tid}/seats/1",
                         headers={"Authorization": f"Bearer {ben_token}"})
     assert left.status_code == 200, left.text
     assert ws_error(server, tid, ben_token)["code"] == "auth/bad-token"
     # HTTP oddities answer in the same format
     assert code(server.get("/api/nothing"), 404) == "http/not-found"
-    assert code(httpx.put(f"{server.base}/api/tables"), 405) == "http/method"
+    assert code(http.put(f"{server.base}/api/tables"), 405) == "http/method"
     codes = set()
-    with httpx.Client(base_url=server.base) as http:
+    with httpx.Client(base_url=server.base) as client:
         for _ in range(300):
-            codes.add(http.post("/api/tables", json={"game": "nope"}).json()["error"]["code"])
+            codes.add(client.post("/api/tables", json={"game": "nope"}).json()["error"]["code"])
     assert "limit/rate" in codes
 
 

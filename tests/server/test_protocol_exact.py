@@ -14,6 +14,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from tests.http import http
 from tests.server.conftest import Client, Server
 from tests.server.test_players import me, new_player, take
 
@@ -29,7 +30,7 @@ def refusal(answer: httpx.Response, status: int) -> tuple[str, str]:
 
 
 def raw_post(server: Server, path: str, content: bytes) -> httpx.Response:
-    return httpx.post(server.base + path, content=content, timeout=30,
+    return http.post(server.base + path, content=content, timeout=30,
                       headers={"content-type": "application/json"})
 
 
@@ -189,12 +190,12 @@ def test_leaving_mid_game_frees_the_seat_for_someone_else(server: Server) -> Non
     first = server.get(f"/api/tables/{tid}").json()["to_act"]
     leaver = 1 - first
     # leaving with the other seat's token, or none: auth/bad-token
-    wrong = httpx.delete(f"{server.base}/api/tables/{tid}/seats/{leaver}",
+    wrong = http.delete(f"{server.base}/api/tables/{tid}/seats/{leaver}",
                          headers={"Authorization": f"Bearer {tokens[first]}"})
     assert refusal(wrong, 401)[0] == "auth/bad-token"
-    assert refusal(httpx.delete(f"{server.base}/api/tables/{tid}/seats/{leaver}"),
+    assert refusal(http.delete(f"{server.base}/api/tables/{tid}/seats/{leaver}"),
                    401)[0] == "auth/bad-token"
-    left = httpx.delete(f"{server.base}/api/tables/{tid}/seats/{leaver}",
+    left = http.delete(f"{server.base}/api/tables/{tid}/seats/{leaver}",
                         headers={"Authorization": f"Bearer {tokens[leaver]}"})
     assert left.status_code == 200 and left.json()["left"] == leaver
     gone = clients[leaver].until("error")

@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.http import http
 from tests.server.conftest import ROOT
 from tests.web.conftest import free_port
 
@@ -37,12 +38,12 @@ def test_stopping_the_server_prints_no_leak_and_no_traceback(tmp_path: Path, how
         while True:
             assert proc.poll() is None and time.monotonic() < deadline, "no server"
             try:
-                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                if http.get(base + "/api/health", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
         # the workers have worked: two bots play a game
-        made = httpx.post(base + "/api/tables", json={"game": "sequence", "seats": [
+        made = http.post(base + "/api/tables", json={"game": "sequence", "seats": [
             {"kind": "bot", "name": "heuristic"}, {"kind": "bot", "name": "heuristic"}]})
         assert made.status_code in (200, 201), made.text
         time.sleep(1.5)

@@ -8,9 +8,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from tests.http import http
 from tests.server.conftest import Client, Server, play_all
 from tests.server.test_botpool import post_from, refused
 
@@ -61,7 +61,7 @@ def test_a_rematch_s_seats_are_held_for_the_last_game_s_players(capped: Server) 
     # anyone who reads the rematch's id (a spectator, the summary) finds seat 1 held...
     for body, key in (({"name": "P1"}, None), ({}, "not a key of P1's")):
         headers = {} if key is None else {"X-Player-Key": key}
-        sniped = httpx.post(f"{server.base}/api/tables/{new_id}/seats/1", json=body,
+        sniped = http.post(f"{server.base}/api/tables/{new_id}/seats/1", json=body,
                             headers=headers, timeout=30)
         if key is not None:
             assert sniped.json()["error"]["code"] == "player/bad-key"

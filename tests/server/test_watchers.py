@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.sync.client import connect
 
 from cardtable.server.room import WATCHER_NAMES
+from tests.http import http
 from tests.server.conftest import Client, Server
 
 
@@ -30,7 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def player(server: Server, name: str | None) -> str:
-    answer = httpx.post(server.base + "/api/players", json={"name": name} if name else {},
+    answer = http.post(server.base + "/api/players", json={"name": name} if name else {},
                         timeout=30)
     assert answer.status_code == 201, answer.text
     key: str = answer.json()["key"]

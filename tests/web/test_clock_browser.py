@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.http import http
 from tests.web.test_browser import KHMER, PHONE, Player, wait_until
 
 pytestmark = pytest.mark.slow
@@ -88,13 +89,12 @@ def test_a_takeover_says_for_you_and_ends_with_the_game(browser: Any, server: st
     "I'm back" button stays (the server ends the takeover; the page hides them too)."""
     import json
 
-    import httpx
 
     body = {"game": "sequence", "options": {"max_turns": 8}, "bot_pace": "normal",
             "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}],
             "clock": {"kind": "move", "seconds": 1, "timeouts": 1}}
-    table = httpx.post(server + "/api/tables", json=body, timeout=30).json()
-    seat = httpx.post(f"{server}/api/tables/{table['id']}/seats/0", json={"name": "Dara"},
+    table = http.post(server + "/api/tables", json=body, timeout=30).json()
+    seat = http.post(f"{server}/api/tables/{table['id']}/seats/0", json={"name": "Dara"},
                       timeout=30).json()
     p = Player(browser, server)
     try:
@@ -108,7 +108,7 @@ def test_a_takeover_says_for_you_and_ends_with_the_game(browser: Any, server: st
         assert page.locator(".seat.me .bot-plays").inner_text() == "(a bot plays for you)"
         assert page.locator("#clock-back").count() == 1
         p.shot(shots, "takeover-for-you-en")
-        wait_until(lambda: httpx.get(f"{server}/api/tables/{table['id']}", timeout=30)
+        wait_until(lambda: http.get(f"{server}/api/tables/{table['id']}", timeout=30)
                    .json()["status"] == "over", 30, "the game's end")
         wait_until(lambda: page.locator(".bot-plays").count() == 0, 10, "no takeover mark")
         assert page.locator("#clock-back").count() == 0

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests.http import http
 from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player, wait_until
 
 pytestmark = pytest.mark.slow
@@ -90,7 +90,7 @@ def test_undo_against_a_bot_then_resign(browser: Any, server: str, shots: Path, 
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], width
         p.shot(shots, f"{name}-over")
-        record = httpx.get(f"{server}/api/tables/{table_id}/record.json", timeout=30).json()
+        record = http.get(f"{server}/api/tables/{table_id}/record.json", timeout=30).json()
         assert record["ending"] == {"kind": "resign", "seat": 0}
         assert record["undos"][0]["seat"] == 0 and record["result"]["winners"] == [1]
         # the replay says it at the end

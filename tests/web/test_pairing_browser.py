@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests.http import http
 from tests.web.test_browser import DESKTOP, PHONE, Player, english_left
 
 pytestmark = pytest.mark.slow
@@ -56,7 +56,7 @@ def test_two_browsers_are_paired(browser: Any, server: str, shots: Path) -> None
     bo.page.click("#find-drawbridge")
     first, second = table_of(ana), table_of(bo)
     assert first == second
-    table = httpx.get(f"{server}/api/tables/{first}", timeout=30).json()
+    table = http.get(f"{server}/api/tables/{first}", timeout=30).json()
     assert table["status"] == "playing"
     assert sorted(s["name"] for s in table["seats"]) == ["Ana", "Bo"]
     assert all(s["kind"] == "person" for s in table["seats"])
@@ -83,12 +83,12 @@ def test_cancel_leaves_the_queue_and_the_khmer_wait(browser: Any, server: str,
     ana.page.wait_for_selector("#find-threethirteen")
     assert ana.page.locator("#pairing-wait").count() == 0
     # the cancelled ticket is out of the queue: the next one waits alone
-    other = httpx.post(f"{server}/api/players", json={"name": "Cy"}, timeout=30).json()["key"]
-    ticket = httpx.post(f"{server}/api/pairing", json={"game": "threethirteen",
+    other = http.post(f"{server}/api/players", json={"name": "Cy"}, timeout=30).json()["key"]
+    ticket = http.post(f"{server}/api/pairing", json={"game": "threethirteen",
                                                       "bot_after": None},
                         headers={"X-Player-Key": other}, timeout=30).json()
     assert ticket["status"] == "waiting" and ticket["waiting"] == 1
-    httpx.delete(f"{server}/api/pairing/{ticket['ticket']}", headers={"X-Player-Key": other},
+    http.delete(f"{server}/api/pairing/{ticket['ticket']}", headers={"X-Player-Key": other},
                  timeout=30)
     assert key_of(ana)
     ana.close()
@@ -104,7 +104,7 @@ def test_a_bot_takes_the_seat_after_the_chosen_wait(browser: Any, server: str,
     assert "a bot takes the seat after 10 seconds" in ana.page.inner_text("#pairing-wait")
     table_id = table_of(ana)
     assert time.monotonic() - started >= 9.5
-    table = httpx.get(f"{server}/api/tables/{table_id}", timeout=30).json()
+    table = http.get(f"{server}/api/tables/{table_id}", timeout=30).json()
     assert sorted(s["kind"] for s in table["seats"]) == ["bot", "person"]
     assert any(s["name"] == "Ana" for s in table["seats"] if s["kind"] == "person")
     ana.shot(shots, "pairing-bot-desktop-en")

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests.http import http
 from tests.server.conftest import Server, play_all
 from tests.web.test_browser import DESKTOP, PHONE, Player, english_left, wait_until
 
@@ -38,7 +38,7 @@ def player_of(p: Player) -> dict[str, str]:
 
 
 def take(server: Server, table: str, seat: int, key: str, name: str) -> str:
-    answer = httpx.post(f"{server.base}/api/tables/{table}/seats/{seat}", json={"name": name},
+    answer = http.post(f"{server.base}/api/tables/{table}/seats/{seat}", json={"name": name},
                         headers={"X-Player-Key": key}, timeout=30)
     assert answer.status_code == 200, answer.text
     token: str = answer.json()["token"]

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from cardtable.web import STATIC_DIR
 from cardtable.web.sound import CARD_SOUNDS, card_sound
+from tests.http import http
 from tests.web.test_browser import DESKTOP, PHONE, Player, english_left, sequence_move
 from tests.web.test_live import COUNT_PLAYS
 
@@ -188,7 +188,7 @@ def test_a_single_legal_card_plays_itself(browser: Any, server: str) -> None:
     p = Player(browser, server, viewport=DESKTOP)
     p.page.emulate_media(reduced_motion="reduce")   # no animation holds the bot's answers
     preset(p, autoPlay=True)
-    table = httpx.post(f"{server}/api/tables", json={
+    table = http.post(f"{server}/api/tables", json={
         "game": "drawbridge", "options": {"target": 1, "follow_suit_in_draw": True},
         "seats": [{"kind": "person"}, {"kind": "bot", "bot": "heuristic"}]},
         timeout=30).json()
@@ -218,7 +218,7 @@ def test_a_single_legal_card_plays_itself(browser: Any, server: str) -> None:
 
 @pytest.mark.slow
 def test_the_low_time_warning(browser: Any, server: str) -> None:
-    table = httpx.post(f"{server}/api/tables", json={
+    table = http.post(f"{server}/api/tables", json={
         "game": "sequence", "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}],
         "clock": {"kind": "move", "seconds": 33}}, timeout=30).json()
     p = Player(browser, server, viewport=DESKTOP)

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests.http import http
 from tests.web.test_browser import DESKTOP, PHONE, Player, english_left
 
 pytestmark = pytest.mark.slow
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 def named_player(browser: Any, server: str, name: str, **kwargs: Any) -> Player:
     """A browser whose player (its key in localStorage) is called ``name``."""
-    answer = httpx.post(f"{server}/api/players", json={"name": name}, timeout=30).json()
+    answer = http.post(f"{server}/api/players", json={"name": name}, timeout=30).json()
     p = Player(browser, server, **kwargs)
     saved = json.dumps({"id": answer["player"]["id"], "key": answer["key"]})
     p.context.add_init_script(f"localStorage.setItem('cardtable:player', {json.dumps(saved)})")

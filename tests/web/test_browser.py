@@ -137,6 +137,8 @@ def drawbridge_move(p: Player, bid: bool) -> None:
 
 
 def threethirteen_move(p: Player, take: bool = False) -> None:
+    """Draw (or take), or discard: a discard that goes out when there is one, as a
+    person would (so that rounds end soon), else the first card."""
     page = p.page
     before = p.moves_seen()
     if page.locator("#stock:not([disabled])").count():
@@ -145,7 +147,11 @@ def threethirteen_move(p: Player, take: bool = False) -> None:
         else:
             page.click("#stock")
     else:
-        page.locator("#hand button.card.playable").first.click()
+        playable = "#hand button.card.playable"
+        out = page.evaluate("window.cardtable.table.view.going_out || []")
+        if out and page.locator(f"{playable}[data-card='{out[0]}']").count():
+            playable += f"[data-card='{out[0]}']"
+        page.locator(playable).first.click()
     p.wait_moves(before)
 
 

@@ -148,7 +148,9 @@ def motion_played(p: Player) -> int:
 def test_a_whole_game_animated_or_not_ends_in_the_same_state(browser: Any, server: str,
                                                               shots: Path) -> None:
     a = Player(browser, server)
-    table = a.create("sequence", ["person", "bot:random"])
+    # a game of 30 turns (max_turns: a draw at the 30th, if nobody has won by then): every
+    # kind of animation many times over, at half a whole game's length
+    table = a.create("sequence", ["person", "bot:random"], options={"max_turns": 30})
     reduced = Player(browser, server)
     reduced.page.emulate_media(reduced_motion="reduce")
     off = Player(browser, server)

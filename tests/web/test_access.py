@@ -133,6 +133,7 @@ def test_axe_finds_nothing_serious_on_a_record_files_replay(browser: Any, server
 
 def test_axe_finds_nothing_serious_with_the_auction_closed(browser: Any, server: str) -> None:
     p = Player(browser, server)
+    p.page.emulate_media(reduced_motion="reduce")  # no animation holds the draw's tricks
     p.create("drawbridge", ["person", "bot:heuristic"], options={"target": 1})
     end = time.monotonic() + 120
     while p.page.evaluate("window.cardtable.table.view.phase") != "play":

@@ -286,6 +286,13 @@ def postgres() -> Iterator[str | None]:
         cluster.stop()
 
 
+#: on a test that takes ``db_url`` (or ``server``): SQLite only. For what the store does
+#: not change (the protocol's answers, refusals, chat, hints, clocks' rules): the tests of
+#: what PostgreSQL does differently (restarts, processes sharing a database, a killed
+#: server, the lobby kept across a restart, ratings, the store itself) run on both
+SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":

@@ -11,7 +11,7 @@ from typing import Any
 
 from cardtable.server.reading import CHAT_MAX
 from tests.http import http
-from tests.server.conftest import Client, Server
+from tests.server.conftest import SQLITE_ONLY, Client, Server
 
 HTML = '<img src=x onerror="alert(1)"><b>hi</b> & </div>'
 KHMER = "សូមសំណាងល្អ\u200bមិត្តភក្តិ 🙂"
@@ -196,6 +196,7 @@ def test_limits_and_refusals(sqlite_url: str, tmp_path: Path) -> None:
         server.stop()
 
 
+@SQLITE_ONLY
 def test_spectators_of_one_address_share_a_rate(server: Server) -> None:
     """20 spectator sockets of one address, 6 lines each at once: the address's burst (5)
     reaches the players, not 20 x 5 (issue 35, finding 7)."""
@@ -218,6 +219,7 @@ def test_spectators_of_one_address_share_a_rate(server: Server) -> None:
         client.close()
 
 
+@SQLITE_ONLY
 def test_a_player_mutes_a_spectator(server: Server) -> None:
     table_id, (a_token, b_token) = table_of_two(server)
     a, b = Client(server, table_id, a_token), Client(server, table_id, b_token)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.server.conftest import Client, Server
+from tests.server.conftest import SQLITE_ONLY, Client, Server
 
 PERSON_AND_BOT = [{"kind": "person"}, {"kind": "bot", "bot": "random"}]
 CLOCK_KEYS = {"kind", "seconds", "minutes", "increment", "takeover_timeouts", "bot",
@@ -34,6 +34,7 @@ def refused(server: Server, body: dict[str, Any]) -> str:
     return message
 
 
+@SQLITE_ONLY
 def test_the_clock_option_and_its_refusals(server: Server) -> None:
     persons = [{"kind": "person"}, {"kind": "person"}]
     bad: list[Any] = [
@@ -95,6 +96,7 @@ def slow_player(server: Server, table_id: str, token: str, stop: threading.Event
         client.close()
 
 
+@SQLITE_ONLY
 def test_a_time_per_move_runs_out_the_bot_moves_and_the_person_takes_the_seat_back(
         server: Server) -> None:
     # Sequence: the seats move in turn, one move each
@@ -176,6 +178,7 @@ def test_a_time_per_move_runs_out_the_bot_moves_and_the_person_takes_the_seat_ba
     spectator.close()
 
 
+@SQLITE_ONLY
 def test_a_clock_per_player_with_increment(server: Server) -> None:
     table = server.create("sequence", PERSON_AND_BOT,
                           clock={"kind": "player", "minutes": 0.05, "increment": 1})

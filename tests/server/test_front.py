@@ -20,7 +20,7 @@ from cardtable import store
 from cardtable.store import pgtemp
 from tests.http import http
 from tests.needs import missing
-from tests.server.conftest import Server
+from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_cluster import Player, check_logs, member, metric
 
 GAMES = [
@@ -77,6 +77,7 @@ class Front(Server):
             self.proc.wait(10)
 
 
+@SQLITE_ONLY
 def test_any_process_answers_for_the_table_s_process(db_url: str, tmp_path: Path) -> None:
     """Without a proxy: a table created at one process is read, seated and played
     through the two others, each seat's connection at a different process."""

@@ -19,7 +19,7 @@ from cardtable.server.players import code_hash, shown
 from cardtable.store import Store
 from cardtable.store import players as stored
 from tests.http import http
-from tests.server.conftest import Client, Server, play_all
+from tests.server.conftest import SQLITE_ONLY, Client, Server, play_all
 
 KEY = "X-Player-Key"
 
@@ -53,6 +53,7 @@ def secrets_absent(text: str, *keys: str) -> None:
         assert hashlib.sha256(key.encode()).hexdigest() not in text
 
 
+@SQLITE_ONLY
 def test_a_player_key_holds_seats_at_two_tables_and_only_its_holder_sees_them(
         server: Server) -> None:
     ana, ana_key = new_player(server, "Ana")
@@ -215,6 +216,7 @@ def test_ratings_after_whole_games_between_two_scripted_players_and_a_restart(
     assert [g["table"] for g in me(server, ana_key).json()["unfinished"]] == [waiting["id"]]
 
 
+@SQLITE_ONLY
 def test_moving_and_revoking_the_key(server: Server) -> None:
     ana, ana_key = new_player(server, "Ana")
     table = server.create("sequence", [{"kind": "person"}, {"kind": "person"}])
@@ -268,6 +270,7 @@ def test_moving_and_revoking_the_key(server: Server) -> None:
     assert new_key not in server.log() and code not in server.log()
 
 
+@SQLITE_ONLY
 def test_revoking_the_key_closes_its_connections_and_voids_its_seat_tokens(
         server: Server) -> None:
     ana, ana_key = new_player(server, "Ana")
@@ -327,6 +330,7 @@ def test_a_transfer_code_expires(db_url: str) -> None:
         db.close()
 
 
+@SQLITE_ONLY
 def test_a_game_decided_by_takeover_bots_is_not_rated(server: Server) -> None:
     """Defect 2 of the newcomer's review: both people walked away, the bots that played
     for them after their timeouts finished the game, and it counted for their ratings."""

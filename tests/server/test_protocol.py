@@ -14,9 +14,10 @@ import pytest
 import cardtable
 from cardtable import records
 from tests.http import http
-from tests.server.conftest import Client, Server, play_all
+from tests.server.conftest import SQLITE_ONLY, Client, Server, play_all
 
-pytestmark = pytest.mark.slow
+# the protocol is the store's business nowhere here: SQLite (conftest.SQLITE_ONLY)
+pytestmark = [pytest.mark.slow, SQLITE_ONLY]
 
 GAMES = {
     # game: (options, seats)

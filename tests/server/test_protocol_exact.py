@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.http import http
-from tests.server.conftest import Client, Server
+from tests.server.conftest import SQLITE_ONLY, Client, Server
 from tests.server.test_players import me, new_player, take
 
 PERSON = {"kind": "person"}
@@ -52,6 +52,7 @@ def eventually(check: Callable[[], bool], timeout: float = 15) -> None:
         time.sleep(0.1)
 
 
+@SQLITE_ONLY
 def test_table_requests_say_what_is_wrong(server: Server) -> None:
     # not JSON, no body, an empty object, a field missing or of the wrong type: message/bad
     code, message = refusal(raw_post(server, "/api/tables", b"{game"), 400)
@@ -102,6 +103,7 @@ def test_table_requests_say_what_is_wrong(server: Server) -> None:
     assert games["threethirteen"]["decks"]["maximum"] == 4
 
 
+@SQLITE_ONLY
 def test_names_are_refused_or_kept_as_documented(server: Server) -> None:
     table = server.create("sequence", [PERSON] * 4)
     tid = table["id"]
@@ -124,6 +126,7 @@ def test_names_are_refused_or_kept_as_documented(server: Server) -> None:
         "seats"][3]["name"] == "seat 3"
 
 
+@SQLITE_ONLY
 def test_websocket_answers_as_documented(server: Server) -> None:
     table = server.create("sequence", [PERSON, RANDOM])
     tid = table["id"]
@@ -180,6 +183,7 @@ def test_websocket_answers_as_documented(server: Server) -> None:
     assert ["view" in m for m in run] == [False] * (len(run) - 1) + [True]
 
 
+@SQLITE_ONLY
 def test_leaving_mid_game_frees_the_seat_for_someone_else(server: Server) -> None:
     table = server.create("sequence", [PERSON, PERSON])
     tid = table["id"]
@@ -353,6 +357,7 @@ def test_the_lobby_tidies_itself_and_it_survives_a_restart(tidy: Server) -> None
 
 @pytest.mark.parametrize("tidy_args", [("--close-waiting-after", "0",
                                         "--adjourn-after", "0")])
+@SQLITE_ONLY
 def test_zero_turns_the_tidying_off(tidy: Server) -> None:
     waiting = tidy.create("sequence", [PERSON, PERSON])["id"]
     time.sleep(2)

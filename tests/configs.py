@@ -47,10 +47,10 @@ class Config:
 
 
 CONFIGS: list[Config] = [
-    Config("sequence", {}, playouts=100, quick=10, short=True, few=True),
-    Config("sequence", {"players": 3}, playouts=30, quick=2, short=True),
-    Config("sequence", {"players": 4}, playouts=30, quick=3, short=True, few=True),
-    Config("sequence", {"players": 6, "teams": 3}, playouts=20, quick=2),
+    Config("sequence", {}, playouts=50, quick=10, short=True, few=True),
+    Config("sequence", {"players": 3}, playouts=15, quick=2, short=True),
+    Config("sequence", {"players": 4}, playouts=15, quick=3, short=True, few=True),
+    Config("sequence", {"players": 6, "teams": 3}, playouts=10, quick=2),
     Config("sequence", {"players": 6, "teams": 3, "max_turns": 60}, playouts=2, quick=1,
            short=True),
     Config("sequence", {"players": 8}, playouts=10, quick=1),
@@ -58,7 +58,7 @@ CONFIGS: list[Config] = [
     Config("sequence", {"players": 10}, playouts=10, quick=1),
     Config("sequence", {"players": 12, "teams": 3}, playouts=10, quick=1, short=True),
     Config("sequence", {"players": 12, "teams": 2, "max_turns": 120}, playouts=10, quick=1),
-    Config("sequence", {"max_turns": 30}, playouts=20, quick=2),
+    Config("sequence", {"max_turns": 30}, playouts=10, quick=2),
     # Draw Bridge: random matches to 100 run long (random contracts fail), so the default
     # options get one 5000-step playout; undertricks end matches sooner, many deals each;
     # short targets make whole matches for the suites that play them out

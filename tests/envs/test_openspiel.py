@@ -34,7 +34,7 @@ SIMS = [
     ("python_cardtable_sequence", 6),
     ("python_cardtable_sequence(players=4)", 3),
     ("python_cardtable_sequence(players=6,teams=3,max_turns=40)", 2),
-    ("python_cardtable_drawbridge", 1),
+    ("python_cardtable_drawbridge(target=20)", 1),  # a whole match, a short one
     ("python_cardtable_drawbridge(max_moves=600)", 2),
     ("python_cardtable_drawbridge(target=30,show_stock_top=True,follow_suit_in_draw=True,"
      "draw_trick_winner=suit-led,undertricks=True,max_moves=400)", 2),
@@ -58,7 +58,7 @@ def known(game_string: str) -> bool:
 
 @pytest.mark.parametrize(("game_string", "sims"), [
     # a whole match with no max_moves is a long playout: slow
-    pytest.param(g, n, id=g, marks=[] if "(" in g else [pytest.mark.slow])
+    pytest.param(g, n, id=g, marks=[] if "max_moves" in g else [pytest.mark.slow])
     for g, n in SIMS if known(g)])
 def test_random_sim_test_with_serialization(game_string: str, sims: int) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(game_string), num_sims=sims, serialize=True,

@@ -33,6 +33,7 @@ scalar bot.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ from cardtable.vector.drawbridge import (
     K_PLAYED,
     M_BIDDER,
     M_CURRENT,
+    M_DOUBLED,
     M_KIND,
     M_LEAD,
     M_LOWEST,
@@ -54,8 +56,11 @@ from cardtable.vector.drawbridge import (
     M_OVER,
     M_PHASE,
     NUM_ACTIONS,
+    FACTOR,
     POWER,
+    TRICK_POINTS,
     TRUMP,
+    UNDER,
     DrawBridgeBatch,
     VectorDrawBridge,
     _legal_ids,
@@ -68,6 +73,14 @@ ALL_CARDS = (np.int64(1) << np.int64(NUM_CARDS)) - np.int64(1)
 # what estimate_tricks weighs (cardtable.bots.drawbridge; the test checks the estimates)
 LENGTH_WEIGHT = 0.5
 RUFF_WEIGHT = 0.7
+# what the expected-points auction of ``heuristic`` weighs (``TRICK_SPREAD``, ``MIN_MAKE`` of
+# cardtable.bots.drawbridge; the test checks they are the bot's)
+TRICK_SPREAD = 1.2
+MIN_MAKE = 0.35
+#: the decimals the scalar bot rounds a call's value to before comparing (``choose_call``)
+DECIMALS = 6
+#: the bot kinds this kernel plays (``heuristic_actions``'s ``kind``)
+KINDS = ("heuristic", "heuristic-v1")
 
 
 @njit(inline="always", cache=True)
@@ -155,6 +168,98 @@ def _call(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int, seat: int
                     return PASS  # our own contract stands
                 return BID + 5 * (level - 1) + strain
     return PASS
+
+
+@njit(cache=True)
+def _odds(estimate: float) -> np.ndarray:
+    """``trick_odds(estimate, TRICK_SPREAD, 0, 13)``: the chance of each trick count 0..13,
+    the same floats in the same order (a square by multiplying, a sum left to right)."""
+    odds = np.empty(14)
+    total = 0.0
+    for t in range(14):
+        d = (t - estimate) / TRICK_SPREAD
+        odds[t] = math.exp(-(d * d) / 2)
+        total += odds[t]
+    if total == 0.0:
+        total = 1.0
+    for t in range(14):
+        odds[t] = odds[t] / total
+    return odds
+
+
+@njit(cache=True)
+def _contract_odds(estimate: float, level: int) -> float:
+    """``contract_odds``: the chance that a declarer expected to take ``estimate`` tricks
+    makes ``level``."""
+    odds = _odds(estimate)
+    total = 0.0
+    for t in range(6 + level, 14):
+        total += odds[t]
+    return total
+
+
+@njit(cache=True)
+def _expected_points(estimate: float, level: int, strain: int, doubled: int,
+                     undertricks: bool) -> float:
+    """``expected_points``: declarer's expected points less the defender's (1.6, and
+    1.1's ``undertricks``), as ``_finish_deal`` scores a deal."""
+    odds = _odds(estimate)
+    total = 0.0
+    for t in range(14):
+        points = 0
+        if t >= 6 + level:
+            points = TRICK_POINTS[strain, t - 6] * FACTOR[doubled]
+        elif undertricks:
+            points = -(6 + level - t) * UNDER[doubled]
+        total += odds[t] * points
+    return total
+
+
+@njit(cache=True)
+def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int, seat: int,
+                    doubled: int, undertricks: bool) -> int:
+    """``choose_call`` of today's heuristic: the call of ``call_values`` worth the most
+    expected points, each value rounded to ``DECIMALS`` as the bot does; of calls worth
+    the same, the first in the bot's order: pass, double or redouble, the bids by strain."""
+    ours_est = np.empty(5)
+    theirs_est = np.empty(5)
+    for st in range(5):
+        ours_est[st] = _estimate(hand, theirs, TRUMP[st])
+        theirs_est[st] = _estimate(theirs, hand, TRUMP[st])
+    best = PASS
+    value = 0.0
+    if bidder >= 0:
+        bid = lowest - 1 - BID
+        level = bid // 5 + 1
+        strain = bid % 5
+        if bidder == seat:
+            value = round(_expected_points(ours_est[strain], level, strain, doubled,
+                                           undertricks), DECIMALS)
+            if kind == 2:
+                v = round(_expected_points(ours_est[strain], level, strain, 2, undertricks),
+                          DECIMALS)
+                if v > value:
+                    best, value = REDOUBLE, v
+        else:
+            value = round(-_expected_points(theirs_est[strain], level, strain, doubled,
+                                            undertricks), DECIMALS)
+            if kind == 1:
+                v = round(-_expected_points(theirs_est[strain], level, strain, 1,
+                                            undertricks), DECIMALS)
+                if v > value:
+                    best, value = DOUBLE, v
+    for st in range(5):
+        for level in range(1, 8):
+            a = BID + 5 * (level - 1) + st
+            if a < lowest:
+                continue
+            # the lowest legal level of each strain only, as the bot
+            if undertricks or _contract_odds(ours_est[st], level) >= MIN_MAKE:
+                v = round(_expected_points(ours_est[st], level, st, 0, undertricks), DECIMALS)
+                if v > value:
+                    best, value = a, v
+            break
+    return best
 
 
 @njit(inline="always", cache=True)
@@ -255,7 +360,7 @@ def _play_card(buf: np.ndarray, n: int, hand: Any, theirs: Any, lead: int, trump
 
 @njit(cache=True)
 def _choice_kernel(b: DrawBridgeBatch, show_top: bool, follow_in_draw: bool, by_suit: bool,
-                   out: np.ndarray) -> None:
+                   undertricks: bool, v1: bool, out: np.ndarray) -> None:
     masks, stock, meta, _ = b
     buf = np.empty(NUM_ACTIONS, np.int16)
     for i in range(out.shape[0]):
@@ -267,8 +372,13 @@ def _choice_kernel(b: DrawBridgeBatch, show_top: bool, follow_in_draw: bool, by_
         theirs = ALL_CARDS & ~hand & ~masks[i, K_PLAYED] & ~masks[i, K_PLAYED + 1]
         phase = meta[i, M_PHASE]
         if phase == AUCTION:
-            out[i] = _call(hand, theirs, meta[i, M_LOWEST], meta[i, M_KIND], meta[i, M_BIDDER],
-                           seat)
+            if v1:
+                out[i] = _call(hand, theirs, meta[i, M_LOWEST], meta[i, M_KIND],
+                               meta[i, M_BIDDER], seat)
+            else:
+                out[i] = _call_by_points(hand, theirs, meta[i, M_LOWEST], meta[i, M_KIND],
+                                         meta[i, M_BIDDER], seat, meta[i, M_DOUBLED],
+                                         undertricks)
             continue
         n = _legal_ids(masks, meta, i, follow_in_draw, buf)
         if phase == DRAW:
@@ -302,19 +412,26 @@ def _check(engine: Any, batch: Any) -> VectorDrawBridge:
     return engine
 
 
-def heuristic_actions(engine: VectorDrawBridge, batch: DrawBridgeBatch) -> np.ndarray:
-    """(N,) int64: the heuristic's move in every row (-1 in a finished row)."""
+def heuristic_actions(engine: VectorDrawBridge, batch: DrawBridgeBatch,
+                      kind: str = "heuristic") -> np.ndarray:
+    """(N,) int64: bot ``kind``'s move in every row (-1 in a finished row): ``heuristic``
+    (today's, which calls by expected points at the engine's ``undertricks``) or
+    ``heuristic-v1`` (the frozen yardstick)."""
     engine = _check(engine, batch)
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     out = np.empty(batch.size, np.int64)
-    _choice_kernel(batch, engine.show_top, engine.follow_in_draw, engine.draw_by_suit, out)
+    _choice_kernel(batch, engine.show_top, engine.follow_in_draw, engine.draw_by_suit,
+                   engine.undertricks, kind == "heuristic-v1", out)
     return out
 
 
-def heuristic_scores(engine: VectorDrawBridge, batch: DrawBridgeBatch) -> np.ndarray:
-    """(N, 90) float64: as ``HeuristicBot("heuristic").scores``, 1 for the move chosen and
+def heuristic_scores(engine: VectorDrawBridge, batch: DrawBridgeBatch,
+                     kind: str = "heuristic") -> np.ndarray:
+    """(N, 90) float64: as ``HeuristicBot(kind).scores``, 1 for the move chosen and
     0 for the other legal moves of each row's seat to act; ``-inf`` for an action that is
     not legal and in every entry of a finished row."""
-    choice = heuristic_actions(engine, batch)
+    choice = heuristic_actions(engine, batch, kind)
     out = np.empty((batch.size, NUM_ACTIONS), np.float64)
     _scores_kernel(batch, engine.follow_in_draw, choice, out)
     return out

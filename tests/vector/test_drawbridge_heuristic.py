@@ -145,11 +145,13 @@ def test_the_expected_points_are_the_heuristics() -> None:
     estimates += rng.uniform(0, 13, 100).tolist()
     for est in estimates:
         level = int(rng.integers(1, 8))
-        assert batched._contract_odds(est, level) == scalar.contract_odds(est, level)
+        odds = batched._odds(est)
+        assert odds.tolist() == [p for _, p in scalar.trick_odds(est, 1.2, 0, 13)]
+        assert batched._contract_odds(odds, level) == scalar.contract_odds(est, level)
         strain = int(rng.integers(0, 5))
         doubled = int(rng.integers(0, 3))
         for undertricks in (False, True):
-            assert batched._expected_points(est, level, strain, doubled, undertricks) == \
+            assert batched._expected_points(odds, level, strain, doubled, undertricks) == \
                 scalar.expected_points(est, level, STRAINS[strain], doubled, undertricks)
 
 

@@ -1,25 +1,32 @@
-"""Draw Bridge's heuristic (``heuristic``, and ``heuristic-v1``, the frozen yardstick, which
-is the same today) as a numba kernel over a batch of the batched engine (docs/envs.md,
-"Batched opponents: the heuristics as kernels"): in every row, the card or call
-``cardtable.bots.drawbridge.DrawBridgeHeuristic`` chooses for the seat to act.
+"""Draw Bridge's heuristics as a numba kernel over a batch of the batched engine
+(docs/envs.md, "Batched opponents: the heuristics as kernels"): in every row, the card or
+call the scalar bot of ``kind`` chooses for the seat to act, ``heuristic``
+(``cardtable.bots.drawbridge``) or ``heuristic-v1``, the frozen yardstick
+(``cardtable.bots.drawbridge_v1``).
 
 ::
 
-    engine = cardtable.vector.VectorDrawBridge()
+    engine = cardtable.vector.VectorDrawBridge(undertricks=True)
     batch = engine.init(np.arange(4096))
     actions = heuristic_actions(engine, batch)   # (4096,) int64: the heuristic's moves
     engine.step(batch, actions)
 
 The scalar heuristic names one move and scores it 1, every other legal move 0; so does
-``heuristic_scores``, and the choice has no ties to break. Its rules, from the seat's
-view (the module docstring of ``cardtable.bots.drawbridge``):
+``heuristic_scores``. Its rules, from the seat's view (the module docstrings of the
+scalar bots); the two kinds draw and play alike:
 
 - draw phase: with the stock's top card shown (``show_stock_top``) and a jack or better,
   lead the highest card if it is at least as high, or win the trick as cheaply as a card
   no higher than it allows; otherwise the lowest card;
-- auction: each side's tricks per strain estimated from both hands (every card is
-  known), redouble with a trick to spare, double a contract the opponent cannot make,
-  bid the best strain at the lowest level it outbids (pass when our own bid stands);
+- auction, ``heuristic-v1``: each side's tricks per strain estimated from both hands
+  (every card is known), redouble with a trick to spare, double a contract the opponent
+  cannot make, bid the best strain at the lowest level it outbids (pass when our own bid
+  stands);
+- auction, ``heuristic``: from the same estimates, the call worth the most expected
+  points at the engine's ``undertricks`` if the auction ended there (``call_values``):
+  pass, double or redouble, or each strain's lowest legal bid (one that makes at least
+  ``MIN_MAKE`` of the time where going down is free); of calls worth the same to six
+  decimals, the first in that order (``choose_call``);
 - play: second hand wins as cheaply as it can, else follows low, ruffs low or sheds the
   lowest card; a leader (declarer first draws trumps) cashes a sure winner, else leads
   low from its longest side suit.
@@ -27,8 +34,12 @@ view (the module docstring of ``cardtable.bots.drawbridge``):
 Among cards of equal rank the first in action-id order is chosen (the scalar bot's
 ``min``/``max`` over its legal list, which is in id order). The trick estimate adds the
 same floats in the same order as ``estimate_tricks``, so each comparison comes out the
-same. ``tests/vector/test_drawbridge_heuristic.py`` checks it move for move against the
-scalar bot.
+same; so do the trick odds and expected points (``trick_odds``, ``expected_points``: a
+square by multiplying, sums left to right, the C library's ``exp``). The one place the
+kernel could part from the bot is the rounding to six decimals: numba rounds ``x * 1e6``
+to an integer, Python's ``round`` the exact decimal, which differ only for a value within
+a rounding error of a half-millionth. ``tests/vector/test_drawbridge_heuristic.py`` checks
+both kinds move for move against the scalar bots.
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ from cardtable.drawbridge.game import BID, DOUBLE, PASS, REDOUBLE
 from cardtable.vector.drawbridge import (
     AUCTION,
     DRAW,
+    FACTOR,
     K_HAND,
     K_PLAYED,
     M_BIDDER,
@@ -56,7 +68,6 @@ from cardtable.vector.drawbridge import (
     M_OVER,
     M_PHASE,
     NUM_ACTIONS,
-    FACTOR,
     POWER,
     TRICK_POINTS,
     TRUMP,
@@ -188,10 +199,9 @@ def _odds(estimate: float) -> np.ndarray:
 
 
 @njit(cache=True)
-def _contract_odds(estimate: float, level: int) -> float:
-    """``contract_odds``: the chance that a declarer expected to take ``estimate`` tricks
+def _contract_odds(odds: np.ndarray, level: int) -> float:
+    """``contract_odds``: the chance that a declarer whose tricks have ``odds`` (``_odds``)
     makes ``level``."""
-    odds = _odds(estimate)
     total = 0.0
     for t in range(6 + level, 14):
         total += odds[t]
@@ -199,11 +209,11 @@ def _contract_odds(estimate: float, level: int) -> float:
 
 
 @njit(cache=True)
-def _expected_points(estimate: float, level: int, strain: int, doubled: int,
+def _expected_points(odds: np.ndarray, level: int, strain: int, doubled: int,
                      undertricks: bool) -> float:
     """``expected_points``: declarer's expected points less the defender's (1.6, and
-    1.1's ``undertricks``), as ``_finish_deal`` scores a deal."""
-    odds = _odds(estimate)
+    1.1's ``undertricks``), as ``_finish_deal`` scores a deal, declarer's tricks having
+    ``odds`` (``_odds``)."""
     total = 0.0
     for t in range(14):
         points = 0
@@ -221,11 +231,10 @@ def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int,
     """``choose_call`` of today's heuristic: the call of ``call_values`` worth the most
     expected points, each value rounded to ``DECIMALS`` as the bot does; of calls worth
     the same, the first in the bot's order: pass, double or redouble, the bids by strain."""
-    ours_est = np.empty(5)
-    theirs_est = np.empty(5)
+    # each side's trick odds per strain as declarer (``trick_odds`` of its estimate)
+    ours = np.empty((5, 14))
     for st in range(5):
-        ours_est[st] = _estimate(hand, theirs, TRUMP[st])
-        theirs_est[st] = _estimate(theirs, hand, TRUMP[st])
+        ours[st] = _odds(_estimate(hand, theirs, TRUMP[st]))
     best = PASS
     value = 0.0
     if bidder >= 0:
@@ -233,19 +242,19 @@ def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int,
         level = bid // 5 + 1
         strain = bid % 5
         if bidder == seat:
-            value = round(_expected_points(ours_est[strain], level, strain, doubled,
+            value = round(_expected_points(ours[strain], level, strain, doubled,
                                            undertricks), DECIMALS)
             if kind == 2:
-                v = round(_expected_points(ours_est[strain], level, strain, 2, undertricks),
+                v = round(_expected_points(ours[strain], level, strain, 2, undertricks),
                           DECIMALS)
                 if v > value:
                     best, value = REDOUBLE, v
         else:
-            value = round(-_expected_points(theirs_est[strain], level, strain, doubled,
-                                            undertricks), DECIMALS)
+            odds = _odds(_estimate(theirs, hand, TRUMP[strain]))
+            value = round(-_expected_points(odds, level, strain, doubled, undertricks),
+                          DECIMALS)
             if kind == 1:
-                v = round(-_expected_points(theirs_est[strain], level, strain, 1,
-                                            undertricks), DECIMALS)
+                v = round(-_expected_points(odds, level, strain, 1, undertricks), DECIMALS)
                 if v > value:
                     best, value = DOUBLE, v
     for st in range(5):
@@ -254,8 +263,8 @@ def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int,
             if a < lowest:
                 continue
             # the lowest legal level of each strain only, as the bot
-            if undertricks or _contract_odds(ours_est[st], level) >= MIN_MAKE:
-                v = round(_expected_points(ours_est[st], level, st, 0, undertricks), DECIMALS)
+            if undertricks or _contract_odds(ours[st], level) >= MIN_MAKE:
+                v = round(_expected_points(ours[st], level, st, 0, undertricks), DECIMALS)
                 if v > value:
                     best, value = a, v
             break

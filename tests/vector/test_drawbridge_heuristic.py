@@ -155,6 +155,19 @@ def test_the_expected_points_are_the_heuristics() -> None:
                 scalar.expected_points(est, level, STRAINS[strain], doubled, undertricks)
 
 
+def test_values_round_as_pythons_round() -> None:
+    """``_round6`` is ``round(x, 6)``, at the halves of a millionth where rounding
+    ``x * 1e6`` would part from it (0.0000025 is a little over its decimal, and 1e6
+    times it rounds to 2.5 exactly), beside them and at random values."""
+    halves = [(k + 0.5) / 1e6 for k in range(-3000, 3000)]
+    halves += [float(f"{k}.{f:06d}5") for k in range(-40, 40) for f in range(0, 10**6, 4999)]
+    values = [float(np.nextafter(h, d)) for h in halves for d in (-np.inf, np.inf)] + halves
+    values += np.random.default_rng(3).uniform(-3000, 3000, 2000).tolist()
+    values += [1 / 128, -1 / 128, 0.0, -0.0, 1e-9, -1e-9]
+    assert any(round(v * 1e6) / 1e6 != round(v, 6) for v in values)  # numba's way parts
+    assert [batched._round6(v) for v in values] == [round(v, 6) for v in values]
+
+
 def test_the_estimates_are_the_heuristics() -> None:
     """The trick estimates of the yardstick's module (bots/drawbridge.py, or its frozen copy
     once there is one) for random splits of the cards, every strain."""

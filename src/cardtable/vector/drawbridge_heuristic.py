@@ -35,11 +35,10 @@ Among cards of equal rank the first in action-id order is chosen (the scalar bot
 ``min``/``max`` over its legal list, which is in id order). The trick estimate adds the
 same floats in the same order as ``estimate_tricks``, so each comparison comes out the
 same; so do the trick odds and expected points (``trick_odds``, ``expected_points``: a
-square by multiplying, sums left to right, the C library's ``exp``). The one place the
-kernel could part from the bot is the rounding to six decimals: numba rounds ``x * 1e6``
-to an integer, Python's ``round`` the exact decimal, which differ only for a value within
-a rounding error of a half-millionth. ``tests/vector/test_drawbridge_heuristic.py`` checks
-both kinds move for move against the scalar bots.
+square by multiplying, sums left to right, the C library's ``exp``), and their rounding
+to six decimals is Python's ``round`` (``_round6``), so that calls tie where the bot's
+tie. ``tests/vector/test_drawbridge_heuristic.py`` checks both kinds move for move
+against the scalar bots.
 """
 
 from __future__ import annotations
@@ -88,8 +87,10 @@ RUFF_WEIGHT = 0.7
 # cardtable.bots.drawbridge; the test checks they are the bot's)
 TRICK_SPREAD = 1.2
 MIN_MAKE = 0.35
-#: the decimals the scalar bot rounds a call's value to before comparing (``choose_call``)
-DECIMALS = 6
+#: the scalar bot rounds a call's value to six decimals before comparing (``choose_call``)
+MILLION = 1e6
+#: Dekker's splitter (2**27 + 1): a double into two halves of 26 bits
+SPLIT = 134217729.0
 #: the bot kinds this kernel plays (``heuristic_actions``'s ``kind``)
 KINDS = ("heuristic", "heuristic-v1")
 
@@ -199,6 +200,26 @@ def _odds(estimate: float) -> np.ndarray:
 
 
 @njit(cache=True)
+def _round6(x: float) -> float:
+    """Python's ``round(x, 6)``: the double nearest the decimal of six places nearest ``x``
+    (ties to even). numba's own ``round`` rounds ``x * 1e6``, which can land on a half
+    that the exact product is not on; there the product's rounding error (Dekker's exact
+    product: 1e6 needs 20 bits, each half of ``x`` 26) says which side it was on."""
+    y = x * MILLION
+    n = np.rint(y)
+    if abs(y - n) == 0.5:
+        c = SPLIT * x
+        high = c - (c - x)
+        low = x - high
+        error = (high * MILLION - y) + low * MILLION  # x * 1e6 - y, its sign exact
+        if error > 0:
+            n = np.floor(y) + 1.0
+        elif error < 0:
+            n = np.floor(y)
+    return n / MILLION
+
+
+@njit(cache=True)
 def _contract_odds(odds: np.ndarray, level: int) -> float:
     """``contract_odds``: the chance that a declarer whose tricks have ``odds`` (``_odds``)
     makes ``level``."""
@@ -229,7 +250,7 @@ def _expected_points(odds: np.ndarray, level: int, strain: int, doubled: int,
 def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int, seat: int,
                     doubled: int, undertricks: bool) -> int:
     """``choose_call`` of today's heuristic: the call of ``call_values`` worth the most
-    expected points, each value rounded to ``DECIMALS`` as the bot does; of calls worth
+    expected points, each value rounded to six decimals as the bot does (``_round6``); of calls worth
     the same, the first in the bot's order: pass, double or redouble, the bids by strain."""
     # each side's trick odds per strain as declarer (``trick_odds`` of its estimate)
     ours = np.empty((5, 14))
@@ -242,19 +263,17 @@ def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int,
         level = bid // 5 + 1
         strain = bid % 5
         if bidder == seat:
-            value = round(_expected_points(ours[strain], level, strain, doubled,
-                                           undertricks), DECIMALS)
+            value = _round6(_expected_points(ours[strain], level, strain, doubled,
+                                             undertricks))
             if kind == 2:
-                v = round(_expected_points(ours[strain], level, strain, 2, undertricks),
-                          DECIMALS)
+                v = _round6(_expected_points(ours[strain], level, strain, 2, undertricks))
                 if v > value:
                     best, value = REDOUBLE, v
         else:
             odds = _odds(_estimate(theirs, hand, TRUMP[strain]))
-            value = round(-_expected_points(odds, level, strain, doubled, undertricks),
-                          DECIMALS)
+            value = _round6(-_expected_points(odds, level, strain, doubled, undertricks))
             if kind == 1:
-                v = round(-_expected_points(odds, level, strain, 1, undertricks), DECIMALS)
+                v = _round6(-_expected_points(odds, level, strain, 1, undertricks))
                 if v > value:
                     best, value = DOUBLE, v
     for st in range(5):
@@ -264,7 +283,7 @@ def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int,
                 continue
             # the lowest legal level of each strain only, as the bot
             if undertricks or _contract_odds(ours[st], level) >= MIN_MAKE:
-                v = round(_expected_points(ours[st], level, st, 0, undertricks), DECIMALS)
+                v = _round6(_expected_points(ours[st], level, st, 0, undertricks))
                 if v > value:
                     best, value = a, v
             break

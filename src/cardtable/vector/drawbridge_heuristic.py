@@ -250,8 +250,9 @@ def _expected_points(odds: np.ndarray, level: int, strain: int, doubled: int,
 def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int, seat: int,
                     doubled: int, undertricks: bool) -> int:
     """``choose_call`` of today's heuristic: the call of ``call_values`` worth the most
-    expected points, each value rounded to six decimals as the bot does (``_round6``); of calls worth
-    the same, the first in the bot's order: pass, double or redouble, the bids by strain."""
+    expected points, each value rounded to six decimals as the bot does (``_round6``); of
+    calls worth the same, the first in the bot's order: pass, double or redouble, the bids
+    by strain."""
     # each side's trick odds per strain as declarer (``trick_odds`` of its estimate)
     ours = np.empty((5, 14))
     for st in range(5):

@@ -182,7 +182,7 @@ def _call(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int, seat: int
     return PASS
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _odds(estimate: float) -> np.ndarray:
     """``trick_odds(estimate, TRICK_SPREAD, 0, 13)``: the chance of each trick count 0..13,
     the same floats in the same order (a square by multiplying, a sum left to right)."""
@@ -199,7 +199,7 @@ def _odds(estimate: float) -> np.ndarray:
     return odds
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _round6(x: float) -> float:
     """Python's ``round(x, 6)``: the double nearest the decimal of six places nearest ``x``
     (ties to even). numba's own ``round`` rounds ``x * 1e6``, which can land on a half
@@ -219,7 +219,7 @@ def _round6(x: float) -> float:
     return n / MILLION
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _contract_odds(odds: np.ndarray, level: int) -> float:
     """``contract_odds``: the chance that a declarer whose tricks have ``odds`` (``_odds``)
     makes ``level``."""
@@ -229,7 +229,7 @@ def _contract_odds(odds: np.ndarray, level: int) -> float:
     return total
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _expected_points(odds: np.ndarray, level: int, strain: int, doubled: int,
                      undertricks: bool) -> float:
     """``expected_points``: declarer's expected points less the defender's (1.6, and

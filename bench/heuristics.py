@@ -3,15 +3,17 @@ scalar bot, in one run: moves per second of heuristic self-play, one JSON line a
 
     python bench/heuristics.py                        # every game, 4,096 rows, 3 s each
     python bench/heuristics.py --games threethirteen --rows 1024 --seconds 5 --players 4
+    python bench/heuristics.py --games drawbridge --bots heuristic heuristic-v1
 
 One core. ``batched``: ``heuristic_actions`` + ``step`` on ``--rows`` rows (finished games
 reset on their own), after one untimed step (numba compiles, or loads from its cache, its
-kernels at their first call); ``scalar``: ``cardtable.bots.make("heuristic-v1").choose`` +
+kernels at their first call); ``scalar``: ``cardtable.bots.make(kind).choose`` +
 ``apply`` over seeded games (Draw Bridge and Three Thirteen: matches), after one untimed
-move. The bot is each game's yardstick, ``heuristic-v1``, the one every kernel plays (Draw
-Bridge's ``heuristic`` has moved on from it). The ratio is what to compare across
-machines. ``--players`` applies to the games that take it (Sequence, Three Thirteen);
-Draw Bridge has two.
+move. The bot is each game's yardstick, ``heuristic-v1``, unless ``--bots`` names others
+(``heuristic``: Draw Bridge's has moved on from its yardstick and has a kernel of its own;
+elsewhere it is the same bot). The ratio is what to compare across machines.
+``--players`` applies to the games that take it (Sequence, Three Thirteen); Draw Bridge
+has two.
 """
 
 from __future__ import annotations
@@ -76,11 +78,14 @@ def main(argv: list[str] | None = None, games: tuple[str, ...] = tuple(KERNELS),
     parser.add_argument("--rows", type=int, default=4096)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--bots", nargs="+", choices=["heuristic", "heuristic-v1"],
+                        default=[kind], help="the bot kinds to time, each in turn")
     parser.add_argument("--json", action="store_true", help="the report as JSON (always)")
     args = parser.parse_args(argv)
     for game in args.games:
-        print(json.dumps(measure(game, args.rows, args.players, args.seconds, kind)),
-              flush=True)
+        for bot in args.bots:
+            print(json.dumps(measure(game, args.rows, args.players, args.seconds, bot)),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ def test_the_plan_plays_as_rows_of_a_batch(game: str, options: dict[str, Any]) -
     import cardtable
 
     options = dict(cardtable.new_game(game, **options).options)
-    bots = batched.kinds(game)  # Draw Bridge: random and heuristic-v1; the others, all four
+    bots = batched.kinds(game)  # random, heuristic, heuristic-v1 (and trained but Sequence)
     assert {"random", "heuristic-v1"} <= set(bots)
     tasks = arena.plan(game, options, ",".join(bots), games=8, seed=2)
     results = batched.run(tasks, rows=10)  # several batches
@@ -138,9 +138,9 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
                     engine.load(batch, r, state)  # each engine shuffled in its own order
     assert same > 400 and near <= same // 100, (same, near)
     # no action-value network: None (Draw Bridge has no network, and the arena's trained
-    # plays its heuristic if that has a kernel; Sequence's values afterstates, which no
+    # plays its heuristic, which has a kernel; Sequence's values afterstates, which no
     # kernel computes, so the batched arena does not offer it)
     for name in ("sequence", "drawbridge"):
         other = cardtable.vector.make_engine(name)
         assert trained_actions(other, other.init(np.arange(2)), np.full(2, -1)) is None
-        assert "trained" not in batched.kinds(name)
+        assert ("trained" in batched.kinds(name)) == (name == "drawbridge")

@@ -54,8 +54,8 @@ def play_both(options: dict[str, Any], states: list[DrawBridgeState], steps: int
     rng = random.Random(seed)
     seen: Counter[str] = Counter()
     for _ in range(steps):
-        scores = heuristic_scores(engine, batch)
-        actions = heuristic_actions(engine, batch)
+        scores = heuristic_scores(engine, batch, version)
+        actions = heuristic_actions(engine, batch, version)
         for r, state in enumerate(states):
             if state.is_terminal:
                 assert actions[r] == -1 and np.isneginf(scores[r]).all()
@@ -106,6 +106,68 @@ def test_the_kernel_plays_every_move_as_the_scalar_bot(name: str,
     assert seen["draw card"] and seen["bid"] and seen["play card"], seen
 
 
+@pytest.mark.parametrize(("name", "options"), params(DRAWBRIDGE))
+def test_todays_heuristic_plays_every_move_as_the_scalar_bot(name: str,
+                                                             options: dict[str, Any]) -> None:
+    """``heuristic``, which calls by expected points at the table's rules (``undertricks``
+    among them), against ``HeuristicBot("heuristic")``: the draw and the play are the
+    yardstick's, the auction its own."""
+    seen = play_both(options, deals(options, range(6)), steps=200, seed=11,
+                     version="heuristic", random_every=2)
+    assert seen["draw card"] and seen["bid"] and seen["play card"], seen
+
+
+@pytest.mark.parametrize("undertricks", [False, True])
+def test_todays_heuristic_whole_matches_move_for_move(undertricks: bool) -> None:
+    """Whole matches of ``heuristic`` against itself and, in half the rows, against a seat
+    that doubles whenever it may (so that it redoubles, and passes or bids over a double);
+    with ``undertricks`` it doubles and sacrifices too."""
+    options = {"target": 150, "undertricks": undertricks}
+    seen = play_both(options, deals(options, range(4)), steps=3000, seed=3,
+                     version="heuristic", random_every=2)
+    assert seen["ended"] and seen["deals"] and seen["pass"] and seen["bid"], seen
+    if undertricks:
+        assert seen["double"] or seen["redouble"], seen
+
+
+def test_the_expected_points_are_the_heuristics() -> None:
+    """The trick odds, the chance to make and the expected points of today's heuristic, the
+    same floats as the scalar bot's (they break its ties: ``choose_call`` rounds to six
+    decimals), at the estimates it can reach and at random ones; its constants too."""
+    from cardtable.bots import drawbridge as scalar
+    from cardtable.drawbridge.scoring import STRAINS
+
+    assert (batched.TRICK_SPREAD, batched.MIN_MAKE) == (scalar.TRICK_SPREAD, scalar.MIN_MAKE)
+    rng = np.random.default_rng(7)
+    # the estimates: whole tricks, halves (length) and 0.7 a ruff, at most 13
+    estimates = sorted({min(13.0, w + 0.5 * h + 0.7 * r) for w in range(14)
+                        for h in range(8) for r in range(8)})
+    estimates += rng.uniform(0, 13, 100).tolist()
+    for est in estimates:
+        level = int(rng.integers(1, 8))
+        odds = batched._odds(est)
+        assert odds.tolist() == [p for _, p in scalar.trick_odds(est, 1.2, 0, 13)]
+        assert batched._contract_odds(odds, level) == scalar.contract_odds(est, level)
+        strain = int(rng.integers(0, 5))
+        doubled = int(rng.integers(0, 3))
+        for undertricks in (False, True):
+            assert batched._expected_points(odds, level, strain, doubled, undertricks) == \
+                scalar.expected_points(est, level, STRAINS[strain], doubled, undertricks)
+
+
+def test_values_round_as_pythons_round() -> None:
+    """``_round6`` is ``round(x, 6)``, at the halves of a millionth where rounding
+    ``x * 1e6`` would part from it (0.0000025 is a little over its decimal, and 1e6
+    times it rounds to 2.5 exactly), beside them and at random values."""
+    halves = [(k + 0.5) / 1e6 for k in range(-3000, 3000)]
+    halves += [float(f"{k}.{f:06d}5") for k in range(-40, 40) for f in range(0, 10**6, 4999)]
+    values = [float(np.nextafter(h, d)) for h in halves for d in (-np.inf, np.inf)] + halves
+    values += np.random.default_rng(3).uniform(-3000, 3000, 2000).tolist()
+    values += [1 / 128, -1 / 128, 0.0, -0.0, 1e-9, -1e-9]
+    assert any(round(v * 1e6) / 1e6 != round(v, 6) for v in values)  # numba's way parts
+    assert [batched._round6(v) for v in values] == [round(v, 6) for v in values]
+
+
 def test_the_estimates_are_the_heuristics() -> None:
     """The trick estimates of the yardstick's module (bots/drawbridge.py, or its frozen copy
     once there is one) for random splits of the cards, every strain."""
@@ -144,7 +206,7 @@ def test_whole_matches_move_for_move() -> None:
 def test_the_kernel_refuses_other_engines() -> None:
     engine = VectorDrawBridge()
     batch = engine.init(np.arange(64))
-    actions = heuristic_actions(engine, batch)
+    actions = heuristic_actions(engine, batch, "heuristic-v1")
     assert actions.shape == (64,) and actions.dtype == np.int64
     assert engine.legal_mask(batch)[np.arange(64), actions].all()
     engine.step(batch, actions)  # legal in every row

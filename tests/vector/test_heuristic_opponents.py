@@ -39,26 +39,26 @@ def learner_score(game: str, opponents: str, matches: int, **options: Any) -> fl
     return points / ended
 
 
-@pytest.mark.parametrize(("game", "options"), [
+@pytest.mark.parametrize(("game", "kind", "options"), [
     # random matches of Three Thirteen are long (about 6 s on a quiet machine)
-    pytest.param("threethirteen", {"players": 2}, marks=pytest.mark.slow),
-    ("drawbridge", {"target": 30, "undertricks": True}),
+    pytest.param("threethirteen", "heuristic-v1", {"players": 2}, marks=pytest.mark.slow),
+    ("drawbridge", "heuristic-v1", {"target": 30, "undertricks": True}),
+    ("drawbridge", "heuristic", {"target": 30, "undertricks": True}),
 ])
-def test_a_random_learner_loses_to_the_batched_heuristic(game: str,
+def test_a_random_learner_loses_to_the_batched_heuristic(game: str, kind: str,
                                                          options: dict[str, Any]) -> None:
     against_random = learner_score(game, "random", 20, **options)
-    against_heuristic = learner_score(game, "heuristic-v1", 20, **options)
+    against_heuristic = learner_score(game, kind, 20, **options)
     assert against_random > 0.3 and against_heuristic < 0.15, (against_random,
                                                                against_heuristic)
 
 
-def test_every_game_offers_its_yardstick_and_plays_it() -> None:
-    """Every game's kernel plays ``heuristic-v1``; ``heuristic`` too where it is still that
-    bot (Draw Bridge's calls by expected points now: its kernel is the yardstick's only)."""
+def test_every_game_offers_both_heuristics_and_plays_them() -> None:
+    """Every game's kernel plays ``heuristic-v1`` and ``heuristic`` (Draw Bridge's calls by
+    expected points now: its kernel module plays each kind itself)."""
     for game in ("sequence", "threethirteen", "drawbridge"):
         kinds = registry.batched_kinds(game)
-        assert kinds == (("heuristic-v1",) if game == "drawbridge"
-                         else ("heuristic", "heuristic-v1"))
+        assert kinds == ("heuristic", "heuristic-v1")
         engine = make_engine(game)
         batch = engine.init(np.arange(8))
         for kind in kinds:
@@ -72,25 +72,27 @@ def test_every_game_offers_its_yardstick_and_plays_it() -> None:
 
 
 def test_heuristic_is_still_the_yardstick_in_every_game_offered_as_both() -> None:
-    """The kernels play ``heuristic-v1``; ``SAME_AS_V1`` offers them as ``heuristic`` too
-    while the game's heuristic is still that bot. A failure here: the game's heuristic
+    """The kernels of ``SAME_AS_V1`` play ``heuristic-v1`` and are offered as ``heuristic``
+    too while the game's heuristic is still that bot. A failure here: the game's heuristic
     moved on from its yardstick; take the game out of ``SAME_AS_V1`` (or write its new
-    heuristic's kernel)."""
+    heuristic's kernel, and put the game in ``OWN_KINDS``); Draw Bridge's has moved on."""
     from cardtable.bots.base import heuristic_for
 
     for game in registry.SAME_AS_V1:
         assert heuristic_for(game, "heuristic") is heuristic_for(game, "heuristic-v1"), game
+    for game in registry.OWN_KINDS:
+        assert heuristic_for(game, "heuristic") is not heuristic_for(game, "heuristic-v1")
 
 
 def test_a_heuristic_that_moved_on_from_its_yardstick_is_not_offered(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once a game is out of ``SAME_AS_V1``, its kernel (which plays the yardstick) answers
-    to ``heuristic-v1`` only."""
-    monkeypatch.setattr(registry, "SAME_AS_V1", frozenset({"sequence", "threethirteen"}))
-    assert registry.batched_kinds("drawbridge") == ("heuristic-v1",)
+    """Once a game is out of ``SAME_AS_V1`` (and not in ``OWN_KINDS``), its kernel, which
+    plays the yardstick, answers to ``heuristic-v1`` only."""
+    monkeypatch.setattr(registry, "SAME_AS_V1", frozenset({"sequence"}))
+    assert registry.batched_kinds("threethirteen") == ("heuristic-v1",)
     with pytest.raises(OptionsError, match="opponents must be 'random' or 'heuristic-v1'"):
-        GameVectorEnv(num_envs=2, game="drawbridge", opponents="heuristic")
-    GameVectorEnv(num_envs=2, game="drawbridge", opponents="heuristic-v1").reset(seed=1)
+        GameVectorEnv(num_envs=2, game="threethirteen", opponents="heuristic")
+    GameVectorEnv(num_envs=2, game="threethirteen", opponents="heuristic-v1").reset(seed=1)
 
 
 def test_the_example_in_the_docs_runs_as_written() -> None:

@@ -108,7 +108,7 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
 
     from cardtable.vector import make_engine
     from cardtable.vector._kernel import R_POLICY
-    from cardtable.vector.heuristics import heuristic_actions
+    from cardtable.vector.heuristics import SAME_AS_V1, heuristic_actions
 
     first = tasks[0]
     engine = make_engine(first.log.game, max_moves=first.max_actions, **first.log.options)
@@ -119,9 +119,10 @@ def play_rows(tasks: Sequence[Task]) -> list[GameResult]:
     by_label = [{s.label: s.kind for s in t.bots} for t in tasks]
     seat_kind = np.array([[by_label[r][t.lineup[s]] for s in range(players)]
                           for r, t in enumerate(tasks)], object)
-    # the kernel of each kind: "heuristic" is offered only while it is "heuristic-v1"'s bot,
-    # so one kernel run serves both
-    seat_kind[seat_kind == "heuristic"] = "heuristic-v1"
+    # the kernel of each kind: where "heuristic" is still "heuristic-v1"'s bot, one kernel
+    # run serves both
+    if engine.game.name in SAME_AS_V1:
+        seat_kind[seat_kind == "heuristic"] = "heuristic-v1"
     kinds_used = sorted({k for row in seat_kind for k in row})
     task_of = np.arange(n)  # the task of each row of the batch (rows leave as they end)
     live = np.ones(n, np.bool_)

@@ -99,7 +99,11 @@ MIN_MAKE = 0.35
 
 def contract_odds(estimate: float, level: int) -> float:
     """The chance that a declarer expected to take ``estimate`` tricks makes ``level``."""
-    return sum(p for t, p in trick_odds(estimate, TRICK_SPREAD, 0, 13) if t >= 6 + level)
+    odds = 0.0
+    for t, p in trick_odds(estimate, TRICK_SPREAD, 0, 13):
+        if t >= 6 + level:
+            odds += p
+    return odds
 
 
 def expected_points(estimate: float, level: int, strain: str, doubled: int,
@@ -173,9 +177,20 @@ def choose_call(ours_est: dict[str, float], theirs_est: dict[str, float],
 
 
 def trick_odds(mean: float, spread: float, low: int, high: int) -> list[tuple[int, float]]:
-    """A chance for each trick count ``low..high``: a bell around ``mean`` of width ``spread``."""
-    weights = [(t, math.exp(-((t - mean) / spread) ** 2 / 2)) for t in range(low, high + 1)]
-    total = sum(w for _, w in weights) or 1.0
+    """A chance for each trick count ``low..high``: a bell around ``mean`` of width ``spread``.
+
+    Plain IEEE arithmetic, in the order the batched kernel repeats it
+    (``cardtable.vector.drawbridge_heuristic``): a square by multiplying (``** 2`` is the C
+    library's ``pow``, which can differ from it in the last bit) and sums added left to
+    right (``sum`` of floats compensates from Python 3.12 on)."""
+    weights = []
+    total = 0.0
+    for t in range(low, high + 1):
+        d = (t - mean) / spread
+        w = math.exp(-(d * d) / 2)
+        weights.append((t, w))
+        total += w
+    total = total or 1.0
     return [(t, w / total) for t, w in weights]
 
 

@@ -1,25 +1,32 @@
-"""Draw Bridge's heuristic (``heuristic``, and ``heuristic-v1``, the frozen yardstick, which
-is the same today) as a numba kernel over a batch of the batched engine (docs/envs.md,
-"Batched opponents: the heuristics as kernels"): in every row, the card or call
-``cardtable.bots.drawbridge.DrawBridgeHeuristic`` chooses for the seat to act.
+"""Draw Bridge's heuristics as a numba kernel over a batch of the batched engine
+(docs/envs.md, "Batched opponents: the heuristics as kernels"): in every row, the card or
+call the scalar bot of ``kind`` chooses for the seat to act, ``heuristic``
+(``cardtable.bots.drawbridge``) or ``heuristic-v1``, the frozen yardstick
+(``cardtable.bots.drawbridge_v1``).
 
 ::
 
-    engine = cardtable.vector.VectorDrawBridge()
+    engine = cardtable.vector.VectorDrawBridge(undertricks=True)
     batch = engine.init(np.arange(4096))
     actions = heuristic_actions(engine, batch)   # (4096,) int64: the heuristic's moves
     engine.step(batch, actions)
 
 The scalar heuristic names one move and scores it 1, every other legal move 0; so does
-``heuristic_scores``, and the choice has no ties to break. Its rules, from the seat's
-view (the module docstring of ``cardtable.bots.drawbridge``):
+``heuristic_scores``. Its rules, from the seat's view (the module docstrings of the
+scalar bots); the two kinds draw and play alike:
 
 - draw phase: with the stock's top card shown (``show_stock_top``) and a jack or better,
   lead the highest card if it is at least as high, or win the trick as cheaply as a card
   no higher than it allows; otherwise the lowest card;
-- auction: each side's tricks per strain estimated from both hands (every card is
-  known), redouble with a trick to spare, double a contract the opponent cannot make,
-  bid the best strain at the lowest level it outbids (pass when our own bid stands);
+- auction, ``heuristic-v1``: each side's tricks per strain estimated from both hands
+  (every card is known), redouble with a trick to spare, double a contract the opponent
+  cannot make, bid the best strain at the lowest level it outbids (pass when our own bid
+  stands);
+- auction, ``heuristic``: from the same estimates, the call worth the most expected
+  points at the engine's ``undertricks`` if the auction ended there (``call_values``):
+  pass, double or redouble, or each strain's lowest legal bid (one that makes at least
+  ``MIN_MAKE`` of the time where going down is free); of calls worth the same to six
+  decimals, the first in that order (``choose_call``);
 - play: second hand wins as cheaply as it can, else follows low, ruffs low or sheds the
   lowest card; a leader (declarer first draws trumps) cashes a sure winner, else leads
   low from its longest side suit.
@@ -27,12 +34,16 @@ view (the module docstring of ``cardtable.bots.drawbridge``):
 Among cards of equal rank the first in action-id order is chosen (the scalar bot's
 ``min``/``max`` over its legal list, which is in id order). The trick estimate adds the
 same floats in the same order as ``estimate_tricks``, so each comparison comes out the
-same. ``tests/vector/test_drawbridge_heuristic.py`` checks it move for move against the
-scalar bot.
+same; so do the trick odds and expected points (``trick_odds``, ``expected_points``: a
+square by multiplying, sums left to right, the C library's ``exp``), and their rounding
+to six decimals is Python's ``round`` (``_round6``), so that calls tie where the bot's
+tie. ``tests/vector/test_drawbridge_heuristic.py`` checks both kinds move for move
+against the scalar bots.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -43,10 +54,12 @@ from cardtable.drawbridge.game import BID, DOUBLE, PASS, REDOUBLE
 from cardtable.vector.drawbridge import (
     AUCTION,
     DRAW,
+    FACTOR,
     K_HAND,
     K_PLAYED,
     M_BIDDER,
     M_CURRENT,
+    M_DOUBLED,
     M_KIND,
     M_LEAD,
     M_LOWEST,
@@ -55,7 +68,9 @@ from cardtable.vector.drawbridge import (
     M_PHASE,
     NUM_ACTIONS,
     POWER,
+    TRICK_POINTS,
     TRUMP,
+    UNDER,
     DrawBridgeBatch,
     VectorDrawBridge,
     _legal_ids,
@@ -68,6 +83,16 @@ ALL_CARDS = (np.int64(1) << np.int64(NUM_CARDS)) - np.int64(1)
 # what estimate_tricks weighs (cardtable.bots.drawbridge; the test checks the estimates)
 LENGTH_WEIGHT = 0.5
 RUFF_WEIGHT = 0.7
+# what the expected-points auction of ``heuristic`` weighs (``TRICK_SPREAD``, ``MIN_MAKE`` of
+# cardtable.bots.drawbridge; the test checks they are the bot's)
+TRICK_SPREAD = 1.2
+MIN_MAKE = 0.35
+#: the scalar bot rounds a call's value to six decimals before comparing (``choose_call``)
+MILLION = 1e6
+#: Dekker's splitter (2**27 + 1): a double into two halves of 26 bits
+SPLIT = 134217729.0
+#: the bot kinds this kernel plays (``heuristic_actions``'s ``kind``)
+KINDS = ("heuristic", "heuristic-v1")
 
 
 @njit(inline="always", cache=True)
@@ -155,6 +180,115 @@ def _call(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int, seat: int
                     return PASS  # our own contract stands
                 return BID + 5 * (level - 1) + strain
     return PASS
+
+
+@njit(inline="always", cache=True)
+def _odds(estimate: float) -> np.ndarray:
+    """``trick_odds(estimate, TRICK_SPREAD, 0, 13)``: the chance of each trick count 0..13,
+    the same floats in the same order (a square by multiplying, a sum left to right)."""
+    odds = np.empty(14)
+    total = 0.0
+    for t in range(14):
+        d = (t - estimate) / TRICK_SPREAD
+        odds[t] = math.exp(-(d * d) / 2)
+        total += odds[t]
+    if total == 0.0:
+        total = 1.0
+    for t in range(14):
+        odds[t] = odds[t] / total
+    return odds
+
+
+@njit(inline="always", cache=True)
+def _round6(x: float) -> float:
+    """Python's ``round(x, 6)``: the double nearest the decimal of six places nearest ``x``
+    (ties to even). numba's own ``round`` rounds ``x * 1e6``, which can land on a half
+    that the exact product is not on; there the product's rounding error (Dekker's exact
+    product: 1e6 needs 20 bits, each half of ``x`` 26) says which side it was on."""
+    y = x * MILLION
+    n = np.rint(y)
+    if abs(y - n) == 0.5:
+        c = SPLIT * x
+        high = c - (c - x)
+        low = x - high
+        error = (high * MILLION - y) + low * MILLION  # x * 1e6 - y, its sign exact
+        if error > 0:
+            n = np.floor(y) + 1.0
+        elif error < 0:
+            n = np.floor(y)
+    return n / MILLION
+
+
+@njit(inline="always", cache=True)
+def _contract_odds(odds: np.ndarray, level: int) -> float:
+    """``contract_odds``: the chance that a declarer whose tricks have ``odds`` (``_odds``)
+    makes ``level``."""
+    total = 0.0
+    for t in range(6 + level, 14):
+        total += odds[t]
+    return total
+
+
+@njit(inline="always", cache=True)
+def _expected_points(odds: np.ndarray, level: int, strain: int, doubled: int,
+                     undertricks: bool) -> float:
+    """``expected_points``: declarer's expected points less the defender's (1.6, and
+    1.1's ``undertricks``), as ``_finish_deal`` scores a deal, declarer's tricks having
+    ``odds`` (``_odds``)."""
+    total = 0.0
+    for t in range(14):
+        points = 0
+        if t >= 6 + level:
+            points = TRICK_POINTS[strain, t - 6] * FACTOR[doubled]
+        elif undertricks:
+            points = -(6 + level - t) * UNDER[doubled]
+        total += odds[t] * points
+    return total
+
+
+@njit(cache=True)
+def _call_by_points(hand: Any, theirs: Any, lowest: int, kind: int, bidder: int, seat: int,
+                    doubled: int, undertricks: bool) -> int:
+    """``choose_call`` of today's heuristic: the call of ``call_values`` worth the most
+    expected points, each value rounded to six decimals as the bot does (``_round6``); of
+    calls worth the same, the first in the bot's order: pass, double or redouble, the bids
+    by strain."""
+    # each side's trick odds per strain as declarer (``trick_odds`` of its estimate)
+    ours = np.empty((5, 14))
+    for st in range(5):
+        ours[st] = _odds(_estimate(hand, theirs, TRUMP[st]))
+    best = PASS
+    value = 0.0
+    if bidder >= 0:
+        bid = lowest - 1 - BID
+        level = bid // 5 + 1
+        strain = bid % 5
+        if bidder == seat:
+            value = _round6(_expected_points(ours[strain], level, strain, doubled,
+                                             undertricks))
+            if kind == 2:
+                v = _round6(_expected_points(ours[strain], level, strain, 2, undertricks))
+                if v > value:
+                    best, value = REDOUBLE, v
+        else:
+            odds = _odds(_estimate(theirs, hand, TRUMP[strain]))
+            value = _round6(-_expected_points(odds, level, strain, doubled, undertricks))
+            if kind == 1:
+                v = _round6(-_expected_points(odds, level, strain, 1, undertricks))
+                if v > value:
+                    best, value = DOUBLE, v
+    for st in range(5):
+        for level in range(1, 8):
+            a = BID + 5 * (level - 1) + st
+            if a < lowest:
+                continue
+            # the lowest legal level of each strain only, as the bot
+            if undertricks or _contract_odds(ours[st], level) >= MIN_MAKE:
+                v = _round6(_expected_points(ours[st], level, st, 0, undertricks))
+                if v > value:
+                    best, value = a, v
+            break
+    return best
 
 
 @njit(inline="always", cache=True)
@@ -255,7 +389,7 @@ def _play_card(buf: np.ndarray, n: int, hand: Any, theirs: Any, lead: int, trump
 
 @njit(cache=True)
 def _choice_kernel(b: DrawBridgeBatch, show_top: bool, follow_in_draw: bool, by_suit: bool,
-                   out: np.ndarray) -> None:
+                   undertricks: bool, v1: bool, out: np.ndarray) -> None:
     masks, stock, meta, _ = b
     buf = np.empty(NUM_ACTIONS, np.int16)
     for i in range(out.shape[0]):
@@ -267,8 +401,13 @@ def _choice_kernel(b: DrawBridgeBatch, show_top: bool, follow_in_draw: bool, by_
         theirs = ALL_CARDS & ~hand & ~masks[i, K_PLAYED] & ~masks[i, K_PLAYED + 1]
         phase = meta[i, M_PHASE]
         if phase == AUCTION:
-            out[i] = _call(hand, theirs, meta[i, M_LOWEST], meta[i, M_KIND], meta[i, M_BIDDER],
-                           seat)
+            if v1:
+                out[i] = _call(hand, theirs, meta[i, M_LOWEST], meta[i, M_KIND],
+                               meta[i, M_BIDDER], seat)
+            else:
+                out[i] = _call_by_points(hand, theirs, meta[i, M_LOWEST], meta[i, M_KIND],
+                                         meta[i, M_BIDDER], seat, meta[i, M_DOUBLED],
+                                         undertricks)
             continue
         n = _legal_ids(masks, meta, i, follow_in_draw, buf)
         if phase == DRAW:
@@ -302,19 +441,26 @@ def _check(engine: Any, batch: Any) -> VectorDrawBridge:
     return engine
 
 
-def heuristic_actions(engine: VectorDrawBridge, batch: DrawBridgeBatch) -> np.ndarray:
-    """(N,) int64: the heuristic's move in every row (-1 in a finished row)."""
+def heuristic_actions(engine: VectorDrawBridge, batch: DrawBridgeBatch,
+                      kind: str = "heuristic") -> np.ndarray:
+    """(N,) int64: bot ``kind``'s move in every row (-1 in a finished row): ``heuristic``
+    (today's, which calls by expected points at the engine's ``undertricks``) or
+    ``heuristic-v1`` (the frozen yardstick)."""
     engine = _check(engine, batch)
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     out = np.empty(batch.size, np.int64)
-    _choice_kernel(batch, engine.show_top, engine.follow_in_draw, engine.draw_by_suit, out)
+    _choice_kernel(batch, engine.show_top, engine.follow_in_draw, engine.draw_by_suit,
+                   engine.undertricks, kind == "heuristic-v1", out)
     return out
 
 
-def heuristic_scores(engine: VectorDrawBridge, batch: DrawBridgeBatch) -> np.ndarray:
-    """(N, 90) float64: as ``HeuristicBot("heuristic").scores``, 1 for the move chosen and
+def heuristic_scores(engine: VectorDrawBridge, batch: DrawBridgeBatch,
+                     kind: str = "heuristic") -> np.ndarray:
+    """(N, 90) float64: as ``HeuristicBot(kind).scores``, 1 for the move chosen and
     0 for the other legal moves of each row's seat to act; ``-inf`` for an action that is
     not legal and in every entry of a finished row."""
-    choice = heuristic_actions(engine, batch)
+    choice = heuristic_actions(engine, batch, kind)
     out = np.empty((batch.size, NUM_ACTIONS), np.float64)
     _scores_kernel(batch, engine.follow_in_draw, choice, out)
     return out

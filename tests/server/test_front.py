@@ -3,7 +3,9 @@ answers a table's requests, relaying them to the table's process; behind HAProxy
 (Debian's, started by the test on loopback, round robin over three processes, health
 checked on ``/readyz``) whole games are played through the front address, their two
 players' connections on different processes, and a process killed mid-game is replaced
-with nobody touching anything."""
+with nobody touching anything; HAProxy itself killed mid-game and started again on the
+same port, the clients come back (reconnecting with ``since=``, as the web page does)
+and every game finishes with every acknowledged move in the log once."""
 
 from __future__ import annotations
 
@@ -76,6 +78,12 @@ class Front(Server):
             self.proc.terminate()
             self.proc.wait(10)
 
+    def kill(self) -> None:
+        """kill -9: every connection through it cut at once."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait()
+
 
 @SQLITE_ONLY
 def test_any_process_answers_for_the_table_s_process(db_url: str, tmp_path: Path) -> None:
@@ -141,6 +149,40 @@ def test_whole_games_through_haproxy_and_a_process_killed(pg_url: str,
             assert record.status_code == 200
         check_logs(live[0], players, ids)
         assert sum(metric(s, "cardtable_relayed_total") for s in live) > 0
+    finally:
+        front.stop()
+        for server in servers:
+            server.stop()
+
+
+@pytest.mark.slow
+def test_haproxy_restarted_under_load_and_the_clients_come_back(sqlite_url: str,
+                                                                tmp_path: Path) -> None:
+    servers = [member(sqlite_url, tmp_path, name).start() for name in "ab"]
+    front = Front(tmp_path, servers).start()
+    try:
+        ids, tokens = [], {}
+        for game, options in GAMES:
+            table = front.create(game, [{"kind": "person"}] * 2, options)
+            ids.append(table["id"])
+            for seat in (0, 1):
+                tokens[table["id"], seat] = front.take(table["id"], seat)
+        players = {key: Player([front], key[0], token, n).start()
+                   for n, (key, token) in enumerate(tokens.items())}
+        deadline = time.monotonic() + 30
+        while (sum(len(p.acked) for p in players.values()) < 20
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        before = sum(len(p.acked) for p in players.values())
+        assert before >= 20
+        front.kill()                                        # kill -9, mid-game
+        time.sleep(0.5)
+        front.start()                                       # the same port, config
+        for player in players.values():
+            player.join(120)
+        assert all(p.reconnects >= 1 for p in players.values())
+        assert sum(len(p.acked) for p in players.values()) > before
+        check_logs(servers[0], players, ids)
     finally:
         front.stop()
         for server in servers:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from cardtable.server import haproxy
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 DB = "postgresql+psycopg://cardtable:cardtable@postgres/cardtable"
@@ -55,4 +57,7 @@ def test_haproxy_s_configuration_is_the_documented_one() -> None:
         # each documented line, the same or with more after it (the containers' DNS)
         assert any(have.startswith(line) for have in mine), line
     assert re.findall(r"^\s+server (\w) \1:8000 check$", config, re.MULTILINE) == list("abc")
+    # the tests' and the benchmark's HAProxy (cardtable.server.haproxy) is the documented one
+    shown = haproxy.config(":80", ["10.0.0.2:8000", "10.0.0.3:8000", "10.0.0.4:8000"])
+    assert shown.split("defaults\n", 1)[1] == documented.group(1).split("defaults\n", 1)[1]
     assert "cardtable serve --cluster" in docs and "deploy/compose.yaml" in docs

@@ -9,18 +9,14 @@ and every game finishes with every acknowledged move in the log once."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 import sqlalchemy as sa
 
 from cardtable import store
-from cardtable.store import pgtemp
-from tests.http import http
+from cardtable.server import haproxy
 from tests.needs import missing
 from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_cluster import Player, check_logs, member, metric
@@ -33,56 +29,27 @@ GAMES = [
 
 
 class Front(Server):
-    """HAProxy on 127.0.0.1 and a free port, round robin over ``servers``: the one
-    address the clients know (a Server to the test's clients)."""
+    """HAProxy on 127.0.0.1 and a free port, round robin over ``servers``
+    (cardtable.server.haproxy): the one address the clients know (a Server to the
+    test's clients)."""
 
     def __init__(self, folder: Path, servers: list[Server]) -> None:  # noqa: PLW0231
-        binary = shutil.which("haproxy") or (
-            "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
-        if binary is None:
+        if haproxy.find_binary() is None:
             missing("HAProxy", "the cluster's front address")
-        self.binary = binary
-        self.port = pgtemp.free_port()
-        self.config = folder / f"haproxy-{self.port}.cfg"
-        lines = [
-            "global", "    maxconn 4096",
-            "defaults", "    mode http", "    timeout connect 2s",
-            "    timeout client 1h", "    timeout server 1h", "    timeout tunnel 1h",
-            "    option redispatch", "    retries 3",
-            "frontend cards", f"    bind 127.0.0.1:{self.port}",
-            "    default_backend cardtable",
-            "backend cardtable", "    balance roundrobin",
-            "    option httpchk GET /readyz", "    http-check expect status 200",
-            "    default-server inter 500ms fall 2 rise 1",
-            *(f"    server {name} 127.0.0.1:{server.port} check"
-              for name, server in zip("abcdefgh", servers, strict=False)),
-        ]
-        self.config.write_text("\n".join(lines) + "\n")
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.haproxy = haproxy.TempHAProxy([server.port for server in servers], folder)
+        self.port = self.haproxy.port
+        self.proc = None
 
     def start(self) -> Front:
-        self.proc = subprocess.Popen([self.binary, "-f", str(self.config), "-db"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if http.get(self.base + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("HAProxy did not answer")
+        self.haproxy.start()
+        self.proc = self.haproxy.proc
+        return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
+        self.haproxy.stop()
 
     def kill(self) -> None:
-        """kill -9: every connection through it cut at once."""
-        assert self.proc is not None
-        self.proc.kill()
-        self.proc.wait()
+        self.haproxy.kill()
 
 
 @SQLITE_ONLY

@@ -9,6 +9,7 @@
     python bench/server.py --think 0.3 --chat 5       # and a chat line every 5 moves
     python bench/server.py --clock 5+3                # every table with a clock per player
     python bench/server.py --pvp --clients 200 --db sqlite-tmpfs   # two clients a table
+    python bench/server.py --pvp --db postgresql --servers 3 --cluster --front  # HAProxy
 
 Starts ``cardtable serve`` in a subprocess on a free port (SQLite file in a temp folder,
 or PostgreSQL: ``--db postgresql`` starts a throwaway cluster with initdb, ``--db URL``
@@ -33,6 +34,12 @@ so every accepted move is a client's. ``--db sqlite-tmpfs`` puts the SQLite file
 ``/dev/shm`` (memory: the server has no store without a database, so this is its nearest
 to boardgame.io's in-memory storage; every move is still stored). bench/server_vs_bgio.py
 runs this mode interleaved with boardgame.io's benchmark.
+
+With ``--front`` (and ``--cluster``) every client goes through one address: HAProxy
+(Debian's) on loopback in front of the processes, in round robin, configured as
+docs/server.md shows (``cardtable.server.haproxy``); so with N processes (N − 1)/N of
+the WebSocket connections land on another process than their table's and are relayed.
+HAProxy's own CPU time is reported apart (``front_cpu_ms_per_move``).
 
 The baseline, timed in this process before the server starts: what a move costs the
 engine alone (random moves of whole games, each applied, then viewed by every seat, the
@@ -62,7 +69,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 import cardtable
-from cardtable.server import steady_gc
+from cardtable.server import haproxy, steady_gc
 from cardtable.store import pgtemp
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -385,6 +392,7 @@ async def moves_stored(ports: list[int]) -> int:
 
 
 async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    """The clients, spread over ``ports`` (the processes', or the front's)."""
     tally = Tally()
     start = time.monotonic()
     deadline = start + args.warmup + args.seconds
@@ -397,8 +405,9 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     async def measure() -> None:
         """The counters at the end of the warm-up (every client seated and playing)."""
         await asyncio.sleep(args.warmup)
-        window["moves"] = await moves_stored(ports)
+        window["moves"] = await moves_stored(args.ports)
         window["cpu"] = sum(map(tree_cpu, args.server_pids)), time.process_time()
+        window["front"] = tree_cpu(args.front_pid) if args.front_pid else 0.0
         window["clock"] = time.perf_counter()
         window["start"] = time.monotonic()
 
@@ -424,7 +433,8 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     elapsed = time.monotonic() - window["start"]
     server_cpu = sum(map(tree_cpu, args.server_pids)) - window["cpu"][0]
     client_cpu = time.process_time() - window["cpu"][1]
-    moves = await moves_stored(ports) - window["moves"]
+    moves = await moves_stored(args.ports) - window["moves"]
+    front_cpu = (tree_cpu(args.front_pid) - window["front"]) if args.front_pid else 0.0
     lost, duplicated = await check_log(tally.seats)
     measured = sorted(lat for sent, lat in tally.latencies if sent >= window["clock"])
     everything = sorted(lat for _, lat in tally.latencies)
@@ -434,7 +444,8 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
         return round(1000 * lat[min(len(lat) - 1, int(len(lat) * q))], 2) if lat else 0.0
 
     return {
-        "clients": args.clients, "servers": len(ports), "game": args.game,
+        "clients": args.clients, "servers": len(args.ports), "front": args.front,
+        "game": args.game,
         "bot": None if args.pvp else args.bot, "pvp": args.pvp, "db": args.db,
         "think_s": args.think,
         "warmup_s": args.warmup, "seconds": round(elapsed, 2),
@@ -454,6 +465,8 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
         # CPU time per accepted move: what the figures would be on an idle machine
         "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, moves), 3),
         "server_cpu_share": round(server_cpu / elapsed, 2),  # all server processes
+        **({"front_cpu_ms_per_move": round(1000 * front_cpu / max(1, moves), 3),
+            "front_cpu_share": round(front_cpu / elapsed, 2)} if args.front else {}),
         "client_cpu_share": round(client_cpu / elapsed, 2),
         "load_before": round(args.load, 2), "cores": os.cpu_count(),
         **({"chat_every": args.chat, "chat_lines_sent": tally.chat_sent,
@@ -510,6 +523,9 @@ def main() -> None:
     parser.add_argument("--cross", action="store_true",
                         help="with --pvp --cluster: each seat connects to another process "
                              "than its table's, which relays it (the cost of crossing)")
+    parser.add_argument("--front", action="store_true",
+                        help="with --cluster: the clients go through HAProxy in front of "
+                             "the processes (round robin), one address")
     parser.add_argument("--chat", type=int, default=0, metavar="N",
                         help="each client sends a chat line after every N-th move of its "
                              "own (default 0: no chat)")
@@ -535,6 +551,8 @@ def main() -> None:
         parser.error("--servers is 1 to 8, and more than 1 needs --db postgresql or a URL")
     if args.cross and not (args.pvp and args.cluster and args.servers > 1):
         parser.error("--cross needs --pvp, --cluster and --servers 2 or more")
+    if args.front and (args.cross or not args.cluster):
+        parser.error("--front needs --cluster, and does not go with --cross")
     if args.pvp and args.clients % 2:
         parser.error("--pvp needs an even number of --clients (two a table)")
     args.load = os.getloadavg()[0]
@@ -584,9 +602,14 @@ def main() -> None:
                         time.sleep(0.1)
             args.server_pids = [server.pid for server in servers]
             args.ports = ports
+            entry, args.front_pid = ports, None
+            if args.front:
+                front = haproxy.TempHAProxy(ports, folder).start()
+                stack.callback(front.stop)
+                entry, args.front_pid = [front.port], front.proc.pid if front.proc else None
             # the clients' own collector pauses would count as server latency
             steady_gc()
-            report = asyncio.run(run(ports, args))
+            report = asyncio.run(run(entry, args))
         finally:
             for server in servers:
                 server.send_signal(signal.SIGINT)

@@ -3,22 +3,20 @@ answers a table's requests, relaying them to the table's process; behind HAProxy
 (Debian's, started by the test on loopback, round robin over three processes, health
 checked on ``/readyz``) whole games are played through the front address, their two
 players' connections on different processes, and a process killed mid-game is replaced
-with nobody touching anything."""
+with nobody touching anything; HAProxy itself killed mid-game and started again on the
+same port, the clients come back (reconnecting with ``since=``, as the web page does)
+and every game finishes with every acknowledged move in the log once."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 import sqlalchemy as sa
 
 from cardtable import store
-from cardtable.store import pgtemp
-from tests.http import http
+from cardtable.server import haproxy
 from tests.needs import missing
 from tests.server.conftest import SQLITE_ONLY, Server
 from tests.server.test_cluster import Player, check_logs, member, metric
@@ -31,50 +29,27 @@ GAMES = [
 
 
 class Front(Server):
-    """HAProxy on 127.0.0.1 and a free port, round robin over ``servers``: the one
-    address the clients know (a Server to the test's clients)."""
+    """HAProxy on 127.0.0.1 and a free port, round robin over ``servers``
+    (cardtable.server.haproxy): the one address the clients know (a Server to the
+    test's clients)."""
 
     def __init__(self, folder: Path, servers: list[Server]) -> None:  # noqa: PLW0231
-        binary = shutil.which("haproxy") or (
-            "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
-        if binary is None:
+        if haproxy.find_binary() is None:
             missing("HAProxy", "the cluster's front address")
-        self.binary = binary
-        self.port = pgtemp.free_port()
-        self.config = folder / f"haproxy-{self.port}.cfg"
-        lines = [
-            "global", "    maxconn 4096",
-            "defaults", "    mode http", "    timeout connect 2s",
-            "    timeout client 1h", "    timeout server 1h", "    timeout tunnel 1h",
-            "    option redispatch", "    retries 3",
-            "frontend cards", f"    bind 127.0.0.1:{self.port}",
-            "    default_backend cardtable",
-            "backend cardtable", "    balance roundrobin",
-            "    option httpchk GET /readyz", "    http-check expect status 200",
-            "    default-server inter 500ms fall 2 rise 1",
-            *(f"    server {name} 127.0.0.1:{server.port} check"
-              for name, server in zip("abcdefgh", servers, strict=False)),
-        ]
-        self.config.write_text("\n".join(lines) + "\n")
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.haproxy = haproxy.TempHAProxy([server.port for server in servers], folder)
+        self.port = self.haproxy.port
+        self.proc = None
 
     def start(self) -> Front:
-        self.proc = subprocess.Popen([self.binary, "-f", str(self.config), "-db"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if http.get(self.base + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("HAProxy did not answer")
+        self.haproxy.start()
+        self.proc = self.haproxy.proc
+        return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
+        self.haproxy.stop()
+
+    def kill(self) -> None:
+        self.haproxy.kill()
 
 
 @SQLITE_ONLY
@@ -141,6 +116,40 @@ def test_whole_games_through_haproxy_and_a_process_killed(pg_url: str,
             assert record.status_code == 200
         check_logs(live[0], players, ids)
         assert sum(metric(s, "cardtable_relayed_total") for s in live) > 0
+    finally:
+        front.stop()
+        for server in servers:
+            server.stop()
+
+
+@pytest.mark.slow
+def test_haproxy_restarted_under_load_and_the_clients_come_back(sqlite_url: str,
+                                                                tmp_path: Path) -> None:
+    servers = [member(sqlite_url, tmp_path, name).start() for name in "ab"]
+    front = Front(tmp_path, servers).start()
+    try:
+        ids, tokens = [], {}
+        for game, options in GAMES:
+            table = front.create(game, [{"kind": "person"}] * 2, options)
+            ids.append(table["id"])
+            for seat in (0, 1):
+                tokens[table["id"], seat] = front.take(table["id"], seat)
+        players = {key: Player([front], key[0], token, n).start()
+                   for n, (key, token) in enumerate(tokens.items())}
+        deadline = time.monotonic() + 30
+        while (sum(len(p.acked) for p in players.values()) < 20
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        before = sum(len(p.acked) for p in players.values())
+        assert before >= 20
+        front.kill()                                        # kill -9, mid-game
+        time.sleep(0.5)
+        front.start()                                       # the same port, config
+        for player in players.values():
+            player.join(120)
+        assert all(p.reconnects >= 1 for p in players.values())
+        assert sum(len(p.acked) for p in players.values()) > before
+        check_logs(servers[0], players, ids)
     finally:
         front.stop()
         for server in servers:

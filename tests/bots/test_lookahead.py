@@ -13,12 +13,14 @@ from cardtable.bots import make
 from cardtable.bots.lookahead import LookaheadBot
 from cardtable.bots.lookahead import make as make_spec
 from cardtable.core import OptionsError
+from cardtable.sequence.game import SequenceState
 
 
 def test_it_plays_only_legal_moves_in_short_playouts() -> None:
     game = cardtable.new_game("sequence")
     for seed in range(2):   # against random play, then against the learned bot
         state = game.deal(seed=seed)
+        assert isinstance(state, SequenceState)
         bots = [LookaheadBot(seed, top=3, samples=2),
                 make("random" if seed == 0 else "learned", seed=seed + 1)]
         while not state.is_terminal and state.turns < 40:
@@ -33,11 +35,13 @@ def test_it_reads_only_what_its_seat_may_know() -> None:
     """The same move from two states that differ only in cards hidden from the seat."""
     rng = random.Random(7)
     state = cardtable.new_game("sequence").deal(seed=3)
+    assert isinstance(state, SequenceState)
     bot = LookaheadBot(1, top=3, samples=2)
     for _ in range(12):
         seat = state.current_player
         assert seat is not None
         other = state.resample(seat, rng)
+        assert isinstance(other, SequenceState)
         assert other.hands[1 - seat] != state.hands[1 - seat]
         bot.reset()
         mine = bot.choose(state)

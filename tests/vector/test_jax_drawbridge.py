@@ -41,7 +41,7 @@ from cardtable.vector.jax_drawbridge import JaxDrawBridge, JaxDrawBridgeState  #
 #: the rows of every batch here: one shape, one compilation per option set
 N = 12
 #: the default rules with autoreset and a cut; every rule option the other way, no autoreset
-OPTIONS = {
+OPTIONS: dict[str, dict[str, Any]] = {
     "highest-autoreset-cut": {"target": 40, "autoreset": True, "max_moves": 150},
     "suit-led-undertricks": {"target": 1000, "show_stock_top": True,
                              "follow_suit_in_draw": True, "draw_trick_winner": "suit-led",
@@ -162,7 +162,7 @@ def _positions(seed: int) -> list[Any]:
     states = []
     for i in range(N):
         if i % 3 == 0:
-            states.append(game.setup(scores=[999, 999], seed=seed + i))  # type: ignore[misc]
+            states.append(game.setup(scores=[999, 999], seed=seed + i))
             continue
         state = game.deal(seed + i)
         for _ in range(rng.randrange(100)):

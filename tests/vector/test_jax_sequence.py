@@ -16,6 +16,7 @@ import contextlib
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,8 +54,9 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
 N = 16
 #: 2 players as ``make`` (and the docs' example), 3 teams cut at max_moves, 4 players
 #: with autoreset
-OPTIONS = {"2p": {"players": 2}, "3p-teams3-cut": {"players": 3, "max_moves": 70},
-           "4p-max-turns-autoreset": {"players": 4, "max_turns": 40, "autoreset": True}}
+OPTIONS: dict[str, dict[str, Any]] = {
+    "2p": {"players": 2}, "3p-teams3-cut": {"players": 3, "max_moves": 70},
+    "4p-max-turns-autoreset": {"players": 4, "max_turns": 40, "autoreset": True}}
 
 
 @pytest.fixture(scope="module")

@@ -241,6 +241,8 @@ def test_the_gymnasium_vector_env_shapes_its_observations_alike() -> None:
     ``final_obs`` and a batched opponent's input are ``SelfPlay``'s format of the engine's
     flat observation."""
     pytest.importorskip("gymnasium")
+    from gymnasium.spaces import Box
+
     from cardtable.vector.gym import GameVectorEnv
 
     seen: list[tuple[int, ...]] = []
@@ -252,7 +254,8 @@ def test_the_gymnasium_vector_env_shapes_its_observations_alike() -> None:
     env = GameVectorEnv(4, opponents=opponent, normalize=True, planes=True, max_moves=40)
     fmt = SelfPlay("sequence", normalize=True, planes=True).format
     assert env.single_observation_space.shape == (33, 10, 10) == fmt.shape
-    assert env.single_observation_space.high.max() == 1.0
+    space = env.single_observation_space
+    assert isinstance(space, Box) and space.high.max() == 1.0
     obs, info = env.reset(seed=3)
     rng = np.random.default_rng(0)
     ended = 0

@@ -35,6 +35,7 @@ NEEDS_AN_EXTRA = {
 #: documented commands that need more than a plain install, and what they need
 NOT_FOR_A_PLAIN_INSTALL = {
     "cardtable.web.catalogs": "the test extra (babel), for translators",
+    "cardtable.vector.warm": "the vector extra (numba), whose kernels it compiles",
 }
 MISSING = ("ModuleNotFoundError", "No module named")
 

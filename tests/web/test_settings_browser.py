@@ -17,7 +17,14 @@ import pytest
 from cardtable.web import STATIC_DIR
 from cardtable.web.sound import CARD_SOUNDS, card_sound
 from tests.http import http
-from tests.web.test_browser import DESKTOP, PHONE, Player, english_left, sequence_move
+from tests.web.test_browser import (
+    DESKTOP,
+    PHONE,
+    Player,
+    english_left,
+    sequence_move,
+    wait_until,
+)
 from tests.web.test_live import COUNT_PLAYS
 
 CHOSEN = {"setting-fourColour": True, "setting-confirm": True, "setting-mute": True,
@@ -105,6 +112,8 @@ def test_the_look_and_confirm_before_a_move(browser: Any, server: str, shots: Pa
     club = p.page.locator(".board .cell[aria-label*='♣'] svg text").first
     assert diamond.get_attribute("fill") == "#1565c0"
     assert club.get_attribute("fill") == "#2e7d32"
+    # (read once the board is laid out: a box is None while the table is drawn anew)
+    wait_until(lambda: p.page.locator(".board").bounding_box() is not None, what="the board")
     board = p.page.locator(".board").bounding_box()
     assert board is not None and board["width"] > 700      # large: past the 640 px default
     card = p.page.locator("#hand button.card").first.bounding_box()

@@ -330,6 +330,8 @@ def test_every_refusal_has_its_code(server: Server) -> None:
     assert ws_error(server, tid, ben_token)["code"] == "auth/bad-token"
     # HTTP oddities answer in the same format
     assert code(server.get("/api/nothing"), 404) == "http/not-found"
+    for extra_slash in ("/api/tables/", "/api/players/%2F"):  # not found: no bare 307
+        assert code(server.get(extra_slash), 404) == "http/not-found"
     assert code(http.put(f"{server.base}/api/tables"), 405) == "http/method"
     codes = set()
     with httpx.Client(base_url=server.base) as client:

@@ -86,7 +86,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = App(title="cardtable", version=cardtable.__version__, lifespan=lifespan,
                   description=DESCRIPTION, openapi_url="/api/openapi.json", docs_url=None,
-                  redoc_url=None)
+                  redoc_url=None,
+                  # a path with one slash too many is not found (a JSON refusal), not sent
+                  # on with an empty 307: /api/players/%2F was such a path
+                  redirect_slashes=False)
     app.state.service = service
     add_error_handlers(app)
     app.include_router(http_routes.router(service))

@@ -20,6 +20,10 @@ import pytest
 
 import cardtable
 
+# each benchmark runs as its own process (some start servers): the full suite's, not the
+# fast loop's
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 

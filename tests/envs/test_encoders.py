@@ -15,11 +15,16 @@ np = pytest.importorskip("numpy", reason="numpy is not installed: pip install 'c
 
 import cardtable  # noqa: E402
 from cardtable.encoders import encoder_for  # noqa: E402
+from tests.configs import FEW  # noqa: E402
 from tests.envs.common import CONFIGS, GAMES, config_id, random_states  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
 DIGESTS = Path(__file__).resolve().parents[1] / "data" / "encoder_digests.json"
-PARAMS = [pytest.param(name, options, id=config_id(name, options)) for name, options in CONFIGS]
+# the fast loop checks the few configurations (tests/configs.py FEW); the full run, all
+_FEW = {(c.game, config_id(c.game, c.options)) for c in FEW}
+PARAMS = [pytest.param(name, options, id=config_id(name, options),
+                       marks=[] if (name, config_id(name, options)) in _FEW else [pytest.mark.slow])
+          for name, options in CONFIGS]
 
 
 @pytest.mark.parametrize(("name", "options"), PARAMS)

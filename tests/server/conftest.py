@@ -265,6 +265,22 @@ def play_all(server: Server, table: dict[str, Any], tokens: dict[int, str], seed
     return out
 
 
+# -- the fast loop
+
+#: the modules of tests/server that start no ``cardtable serve`` (the server's parts alone):
+#: the fast loop (``-m "not slow"``) keeps them; every other test here starts a real server
+#: process and is marked slow, as the README says of the server tests
+UNITS = {"test_clock_unit", "test_database", "test_deploy", "test_kept", "test_pipeline",
+         "test_pool_unit", "test_store"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.parent == here and item.path.stem not in UNITS:
+            item.add_marker(pytest.mark.slow)
+
+
 # -- databases
 
 _names = itertools.count()

@@ -62,8 +62,9 @@ def test_tab_keeps_the_focus_visible_and_never_traps_the_keys(tmp_path: Path) ->
 # -- Sequence chips, the side panel -----------------------------------------
 
 
-@pytest.mark.parametrize("size, no_color", [((80, 24), False), ((160, 50), False),
-                                            ((80, 24), True)])
+@pytest.mark.parametrize("size, no_color", [
+    ((80, 24), False), pytest.param((160, 50), False, marks=pytest.mark.slow),
+    pytest.param((80, 24), True, marks=pytest.mark.slow)])
 def test_sequence_teams_differ_by_letter_and_glyph_not_only_colour(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int],
         no_color: bool) -> None:

@@ -184,28 +184,25 @@ def _penalty(cards: list[int], wild: int) -> int:
     return _MELDS.penalty(packed, len(wilds), _MELDS.values[wild], False)
 
 
-def _least_after_discard(cards: list[int], wild: int) -> tuple[int, int]:
-    return min((_penalty(cards[:i] + cards[i + 1:], wild), c) for i, c in enumerate(cards))
+def _after_discard(cards: list[int], wild: int, choose: Any = min) -> tuple[int, int]:
+    """The discard (penalty left, card) that ``choose`` picks among every discard."""
+    return choose((_penalty(cards[:i] + cards[i + 1:], wild), c) for i, c in enumerate(cards))
 
 
 def _meld_minded(view: dict[str, Any], legal: list[str]) -> str:
     """Three Thirteen: take the top discard when it lowers the penalty, else draw;
-    discard what leaves the least penalty. In the second round the opposite, so that
-    its stock runs out and is remade (3.4)."""
+    discard what leaves the least penalty. In the second round the opposite (draw, and
+    discard what leaves the most), so that its stock runs out and is remade (3.4)."""
     hand = parse_cards(view["hand"])
     wild = RANKS.index(view["wild_rank"])
-    if view["round"] == 2:
-        if legal[0] == "draw" or not legal[0].startswith("discard"):
-            return legal[0]
-        worst = max((_penalty(hand[:i] + hand[i + 1:], wild), c) for i, c in enumerate(hand))
-        return f"discard {card_name(worst[1])}"
-    if "take" in legal and "draw" in legal:
+    second = view["round"] == 2
+    if "take" in legal and "draw" in legal and not second:
         top = parse_card(view["top_discard"])
-        better = _least_after_discard(hand + [top], wild)[0] < _penalty(hand, wild)
+        better = _after_discard(hand + [top], wild)[0] < _penalty(hand, wild)
         return "take" if better else "draw"
     if not legal[0].startswith("discard"):
         return legal[0]
-    return f"discard {card_name(_least_after_discard(hand, wild)[1])}"
+    return f"discard {card_name(_after_discard(hand, wild, max if second else min)[1])}"
 
 
 def play_seat(server: Server, table_id: str, token: str, seed: int,

@@ -33,7 +33,8 @@ Report = Any
 def run_bench(script: str, *args: str, json_lines: bool = False) -> Report:
     """The JSON report of ``bench/script args... --json`` (a list with ``json_lines``)."""
     out = subprocess.run([sys.executable, str(BENCH / script), *args, "--json"],
-                         capture_output=True, text=True, check=True, timeout=300)
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, f"{script} exited {out.returncode}:\n{out.stderr[-4000:]}"
     if json_lines:
         return [json.loads(line) for line in out.stdout.splitlines()]
     return json.loads(out.stdout)

@@ -89,6 +89,17 @@ class Player:
     def shot(self, folder: Path, name: str) -> None:
         self.page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
+    def shot_of(self, selector: str, path: Path) -> None:
+        """A screenshot of one element, taken again if the page redrew it meanwhile (a bot's
+        move redraws the table while Playwright waits for the element to hold still)."""
+        for attempt in range(3):
+            try:
+                self.page.locator(selector).screenshot(path=str(path))
+                return
+            except Exception as e:   # playwright's Error, from a module imported lazily
+                if "not attached" not in str(e) or attempt == 2:
+                    raise
+
 
 def wait_until(check: Any, seconds: float = 60, what: str = "") -> None:
     end = time.monotonic() + seconds

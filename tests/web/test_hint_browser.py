@@ -61,7 +61,7 @@ def test_a_call_hint_shows_the_contract_each_call_leads_to(browser: Any, server:
             assert english not in box, english
     # the page stays inside a phone's width
     assert p.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-    p.page.locator("#hint-text").screenshot(path=str(shots / f"drawbridge-call-hint-{locale}.png"))
+    p.shot_of("#hint-text", shots / f"drawbridge-call-hint-{locale}.png")
     p.shot(shots, f"drawbridge-call-hint-{locale}-page")
     # "Play it" plays the hinted call
     before = p.moves_seen()

@@ -49,7 +49,7 @@ def test_two_browsers_are_paired(browser: Any, server: str, shots: Path) -> None
     assert "No bot: you wait for a person." in text
     ana.page.wait_for_function("() => /[1-9] s/.test("
                                "document.querySelector('.pairing-waited').textContent)")
-    ana.page.locator("#games").screenshot(path=str(shots / "pairing-wait-desktop-en.png"))
+    ana.shot_of("#games", shots / "pairing-wait-desktop-en.png")
     # the choice is kept for the next visit
     assert ana.page.evaluate("localStorage.getItem('cardtable:pairing:bot-after')") == "never"
 

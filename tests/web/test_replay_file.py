@@ -199,7 +199,7 @@ def test_the_page_steps_through_a_picked_record_file(browser: Any, server: str, 
             assert f"accuracy {player['accuracy']:g}%" in shown   # as JS writes numbers
         costly = [m for m in review["moves"] if m["verdict"] in ("mistake", "blunder")]
         assert p.page.locator("#review .mistakes li").count() == len(costly)
-        p.page.locator("#review").screenshot(path=str(shots / f"replay-review-{game}.png"))
+        p.shot_of("#review", shots / f"replay-review-{game}.png")
         if costly:   # each one a link to the position before it
             p.page.click("#review .mistakes li button")
             assert p.page.inner_text("#replay-counter") == (

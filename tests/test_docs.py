@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ["cardtable", "cardtable.cards", "cardtable.records", "cardtable.bots",
             "cardtable.arena", "cardtable.local", "cardtable.drawbridge.scoring",
             "cardtable.drawbridge.solver",
-            "cardtable.threethirteen.melds"]
+            "cardtable.threethirteen.melds", "cardtable.envs.policy"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -13,6 +13,9 @@ Install with ``pip install 'cardtable[rl]'`` (PettingZoo, Gymnasium) and
   vectorization_mode="vector_entry_point")`` is ``cardtable.vector.gym.GameVectorEnv``.
 - ``import cardtable.envs.openspiel`` registers ``python_cardtable_<game>``
   with OpenSpiel.
+- ``cardtable.envs.policy.bot_policy(kind)``: a cardtable bot as a policy for the
+  PettingZoo and Gymnasium environments (``policy(env)`` is its action id), a baseline to
+  train and measure against.
 - ``cardtable.encoders``: the observation tensors all of them share.
 """
 

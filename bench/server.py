@@ -36,10 +36,12 @@ to boardgame.io's in-memory storage; every move is still stored). bench/server_v
 runs this mode interleaved with boardgame.io's benchmark.
 
 With ``--front`` (and ``--cluster``) every client goes through one address: HAProxy
-(Debian's) on loopback in front of the processes, in round robin, configured as
-docs/server.md shows (``cardtable.server.haproxy``); so with N processes (N − 1)/N of
-the WebSocket connections land on another process than their table's and are relayed.
-HAProxy's own CPU time is reported apart (``front_cpu_ms_per_move``).
+(Debian's) on loopback in front of the processes, configured as docs/server.md shows
+(``cardtable.server.haproxy``): new tables round robin, each table's requests and
+WebSockets to its process, as that process's answers told HAProxy. HAProxy's own CPU
+time is reported apart (``front_cpu_ms_per_move``), and with ``--cluster`` the requests
+and connections the processes relayed (``relayed``: none, through HAProxy, unless a
+table's process changed).
 
 The baseline, timed in this process before the server starts: what a move costs the
 engine alone (random moves of whole games, each applied, then viewed by every seat, the
@@ -54,6 +56,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -391,6 +394,17 @@ async def moves_stored(ports: list[int]) -> int:
     return total
 
 
+async def relayed_total(ports: list[int]) -> int:
+    """The requests and connections the processes relayed to another (their metrics)."""
+    total = 0
+    for port in ports:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            found = re.search(r"^cardtable_relayed_total (\S+)$",
+                              (await http.get("/metrics")).text, re.MULTILINE)
+        total += int(float(found.group(1))) if found else 0
+    return total
+
+
 async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
     """The clients, spread over ``ports`` (the processes', or the front's)."""
     tally = Tally()
@@ -468,6 +482,8 @@ async def run(ports: list[int], args: argparse.Namespace) -> dict[str, Any]:
         **({"front_cpu_ms_per_move": round(1000 * front_cpu / max(1, moves), 3),
             "front_cpu_share": round(front_cpu / elapsed, 2)} if args.front else {}),
         "client_cpu_share": round(client_cpu / elapsed, 2),
+        # with --cluster: relayed to the table's process, over the whole run
+        **({"relayed": await relayed_total(args.ports)} if args.cluster else {}),
         "load_before": round(args.load, 2), "cores": os.cpu_count(),
         **({"chat_every": args.chat, "chat_lines_sent": tally.chat_sent,
             "chat_lines_back": len(tally.chat_latencies),
@@ -525,7 +541,8 @@ def main() -> None:
                              "than its table's, which relays it (the cost of crossing)")
     parser.add_argument("--front", action="store_true",
                         help="with --cluster: the clients go through HAProxy in front of "
-                             "the processes (round robin), one address")
+                             "the processes, one address (new tables round robin, a "
+                             "table's connections to its process)")
     parser.add_argument("--chat", type=int, default=0, metavar="N",
                         help="each client sends a chat line after every N-th move of its "
                              "own (default 0: no chat)")

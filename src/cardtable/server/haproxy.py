@@ -1,6 +1,7 @@
 """HAProxy on loopback in front of a cluster's processes, for tests and benchmarks: the
-configuration of docs/server.md ("Routing: one address"), round robin over the
-processes, health checked on ``/readyz``.
+configuration of docs/server.md ("Routing: one address"): a table's requests to the
+process that plays it, as that process's answers said (a stick table on the table id),
+the rest round robin over the processes, health checked on ``/readyz``.
 
 >>> front = TempHAProxy([8001, 8002]).start()      # doctest: +SKIP
 >>> front.port                                     # doctest: +SKIP
@@ -27,8 +28,8 @@ def find_binary() -> str | None:
 
 
 def config(bind: str, servers: list[str]) -> str:
-    """The documented configuration: listening at ``bind``, round robin over
-    ``servers`` (HOST:PORT each, named a, b, c, ...)."""
+    """The documented configuration: listening at ``bind``, in front of ``servers``
+    (HOST:PORT each, named a, b, c, ...)."""
     lines = [
         "global", "    maxconn 4096",
         "defaults", "    mode http", "    timeout connect 2s",
@@ -36,7 +37,12 @@ def config(bind: str, servers: list[str]) -> str:
         "    option redispatch", "    retries 3",
         "frontend cards", f"    bind {bind}",
         "    default_backend cardtable",
+        # a table's requests go to the process that said it plays the table (relay.OWNS),
+        # the rest round robin
         "backend cardtable", "    balance roundrobin",
+        "    stick-table type string len 32 size 1m expire 1d",
+        "    stick match path,field(4,/) if { path_beg /ws/tables/ /api/tables/ }",
+        "    stick store-response res.hdr(x-cardtable-table)",
         "    option httpchk GET /readyz", "    http-check expect status 200",
         "    default-server inter 500ms fall 2 rise 1",
         *(f"    server {chr(ord('a') + n)} {address} check"

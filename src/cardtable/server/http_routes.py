@@ -151,7 +151,11 @@ def router(service: TableService) -> APIRouter:
         """A new table (every seat a bot's: it plays at once)."""
         body = read(CreateTable, await body_of(request), "options/bad", "a table request")
         room = await service.create(body, client_address(request.scope))
-        return answer(with_invites(request, room), 201)
+        created = answer(with_invites(request, room), 201)
+        if service.relay is not None:   # a front proxy learns where it is played
+            created.headers.update({k.decode(): v.decode()
+                                    for k, v in service.relay.owns(room.id)})
+        return created
 
     @routes.get("/tables", response_model=Lobby)
     async def lobby(status: str | None = None) -> Response:

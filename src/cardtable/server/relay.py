@@ -11,6 +11,13 @@ client reconnects). A relayed request carries ``X-Cardtable-Relayed`` and is nev
 again (a process that finds the table is not its own after all answers
 ``table/elsewhere``, 421), and ``X-Forwarded-For`` with the client's address (believed
 by the owner when the cluster's processes are among its ``--trusted-proxy``).
+
+A process's own answers about a table it plays (its creation, its requests, the opening
+of its WebSocket) carry ``X-Cardtable-Table: ID`` (``OWNS``); a relayed answer never
+does. A front proxy that remembers which process gave it (HAProxy's stick table,
+``cardtable.server.haproxy``) sends the table's later requests straight there, so that
+the relay is only the way round while the proxy has not learned a table's new process
+(after a failover, a drain or the proxy's own restart).
 """
 
 from __future__ import annotations
@@ -37,10 +44,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.server")
 
 RELAYED = "x-cardtable-relayed"
+#: the header of an answer from the process that plays the table it names
+OWNS = "x-cardtable-table"
 TABLE_PATH = re.compile(r"^/api/tables/([A-Za-z0-9_-]{1,32})(?:/|$)")
 #: headers not passed on (hop by hop, or set again by this process)
 DROPPED = {b"host", b"connection", b"keep-alive", b"transfer-encoding", b"upgrade",
-           b"content-length", b"te", b"trailer", b"proxy-connection",
+           b"content-length", b"te", b"trailer", b"proxy-connection", OWNS.encode(),
            *(name for name, _ in HEADERS)}
 #: close codes a server may not send (1005, 1006: none was received): the owner is gone
 GONE = 1012
@@ -71,6 +80,12 @@ class Router:
                 return leases.route(conn, table_id, me)
 
         return await asyncio.get_running_loop().run_in_executor(self.lookups, look)
+
+    def owns(self, table_id: str) -> list[tuple[bytes, bytes]]:
+        """``OWNS`` when this process plays ``table_id`` (none otherwise)."""
+        if table_id in self.service.rooms.live:
+            return [(OWNS.encode(), table_id.encode())]
+        return []
 
     def headers(self, scope: Any) -> list[tuple[bytes, bytes]]:
         kept = [(k, v) for k, v in scope["headers"] if k.lower() not in DROPPED
@@ -173,26 +188,40 @@ class Relay:
         self.router = router
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.router.service.cluster is not None:
-            found = TABLE_PATH.match(scope["path"])
-            if found is not None and not any(k.lower() == RELAYED.encode()
-                                             for k, _ in scope["headers"]):
-                address = await self.router.address_of(found.group(1))
-                if address is not None:
-                    body = b""
-                    while True:
-                        message = await receive()
-                        body += message.get("body", b"")
-                        if not message.get("more_body"):
-                            break
-                    try:
-                        await self.router.http(scope, body, send, address)
-                        return
-                    except httpx.HTTPError as exc:
-                        log.warning("table %s: its process at %s did not answer (%s)",
-                                    found.group(1), address, type(exc).__name__)
-                    receive = replay(body)      # answered here: table/elsewhere
-        await self.app(scope, receive, send)
+        found = (TABLE_PATH.match(scope["path"]) if scope["type"] == "http"
+                 and self.router.service.cluster is not None else None)
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        table_id = found.group(1)
+        if not any(k.lower() == RELAYED.encode() for k, _ in scope["headers"]):
+            address = await self.router.address_of(table_id)
+            if address is not None:
+                body = b""
+                while True:
+                    message = await receive()
+                    body += message.get("body", b"")
+                    if not message.get("more_body"):
+                        break
+                try:
+                    await self.router.http(scope, body, send, address)
+                    return
+                except httpx.HTTPError as exc:
+                    log.warning("table %s: its process at %s did not answer (%s)",
+                                table_id, address, type(exc).__name__)
+                receive = replay(body)      # answered here: table/elsewhere
+        await self.app(scope, receive, self.naming(table_id, send))
+
+    def naming(self, table_id: str, send: Any) -> Any:
+        """``send``, with ``OWNS`` added to the answer when this process plays the table
+        (asked when the answer starts: a request may have loaded it meanwhile)."""
+        async def named(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  *self.router.owns(table_id)]}
+            await send(message)
+
+        return named
 
 
 def replay(body: bytes) -> Any:

@@ -107,7 +107,9 @@ def router(service: TableService) -> APIRouter:
 
     @routes.websocket("/ws/tables/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
+        # in a cluster, a table this process plays says so to a front proxy (relay.OWNS)
+        await websocket.accept(headers=service.relay.owns(table_id)
+                               if service.relay is not None else None)
         # in a cluster, another live process's table: joined to a connection there (asked
         # before the table is read here: its log grows there meanwhile)
         if service.relay is not None and await service.relay.websocket(websocket, table_id):

@@ -5,7 +5,9 @@ seat; and the caps on what a table may ask of the pool."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import statistics
 import threading
 import time
@@ -17,6 +19,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.server import jobs
+from cardtable.server.settings import Settings
 from tests.server.conftest import Client, Server
 
 PERSON = {"kind": "person"}
@@ -348,3 +352,27 @@ def test_a_bot_answers_as_quickly_while_other_addresses_send_reviews(
     # each answered, or (queued past Settings.work_seconds behind its address's others)
     # refused as server/unavailable
     assert answers.count(200) >= 3 and set(answers) <= {200, 503}, answers
+
+
+def test_each_bot_worker_runs_one_blas_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool is the parallelism: a worker's network runs one BLAS thread (a BLAS pool a
+    worker on two loaded cores made a value-net move 5 times slower); a value set by
+    whoever runs the server is kept."""
+    for variable in jobs.BLAS_THREADS:
+        monkeypatch.setenv(variable, "9")     # recorded, so put back after the test
+        monkeypatch.delenv(variable)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    runner = jobs.Jobs(Settings(db_url="sqlite://", bot_workers=1, light_workers=0),
+                       None)  # type: ignore[arg-type]   # no table is played here
+
+    async def in_a_worker() -> list[str | None]:
+        await runner.start()
+        assert runner.executor is not None
+        loop = asyncio.get_running_loop()
+        return [await loop.run_in_executor(runner.executor, os.getenv, variable)
+                for variable in jobs.BLAS_THREADS]
+
+    try:
+        assert asyncio.run(in_a_worker()) == ["1", "3", "1"]
+    finally:
+        runner.stop()

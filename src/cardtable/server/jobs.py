@@ -20,6 +20,7 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -46,6 +47,10 @@ log = logging.getLogger("cardtable.server")
 TAKEOVER_BOT = TIMEOUT_BOT
 
 
+#: the variables that size the BLAS libraries' thread pools (OpenBLAS, MKL, OpenMP)
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
+
+
 class Jobs:
     """The process pool, shared fairly (:class:`FairPool`), and the bot task of each
     room."""
@@ -66,6 +71,11 @@ class Jobs:
         # as long as they do (they hold its pipe), so nothing would notice the server's
         # death. The pool starts workers from this thread (the event loop's, which lives
         # as long as the server): PR_SET_PDEATHSIG fires when the starting thread ends.
+        # one BLAS thread a worker (the networks' matrix products): the pool is the
+        # parallelism, and a BLAS pool a worker on top of it made a move 5 times slower
+        # under load; a variable set already (by whoever runs the server) is kept
+        for variable in BLAS_THREADS:
+            os.environ.setdefault(variable, "1")
         context = multiprocessing.get_context("spawn")
         self.executor = concurrent.futures.ProcessPoolExecutor(
             self.workers, mp_context=context, initializer=die_with_parent)

@@ -333,9 +333,60 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'tables.db'}"
 
 
+class FrontServer(Server):
+    """One address, many processes (docs/server.md, "Routing: one address"): three
+    ``serve --cluster`` processes on one database behind HAProxy (Debian's, on loopback,
+    ``cardtable.server.haproxy``); the clients know only HAProxy's port. Stopped or
+    killed, every process is."""
+
+    def __init__(self, db_url: str, folder: Path, *args: str) -> None:
+        super().__init__(db_url, folder, *args)
+        from cardtable.server import haproxy
+        if haproxy.find_binary() is None:
+            missing("HAProxy", "the cluster's front address")
+        self.members = [Server(db_url, folder, "--cluster", "--owner", name, "--lease", "3",
+                               *args) for name in "abc"]
+        self.front = haproxy.TempHAProxy([member.port for member in self.members], folder)
+        self.port = self.front.port
+
+    def start(self) -> FrontServer:
+        for member in self.members:
+            member.start()
+        self.front.start()
+        self.proc = self.front.proc
+        return self
+
+    def stop(self) -> None:
+        self.front.stop()
+        for member in self.members:
+            member.stop()
+
+    def kill(self) -> None:
+        for member in self.members:
+            member.kill()
+        self.front.kill()
+
+    def log(self) -> str:
+        return "".join(member.log() for member in self.members)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module with ``FRONT_TOO = True`` runs each test of the ``server`` fixture twice:
+    at one process, and through the front address of three (``FrontServer``). With
+    ``CARDTABLE_TEST_FRONT=1`` in the environment every test of the ``server`` fixture
+    runs through the front address only."""
+    if "server" not in metafunc.fixturenames:
+        return
+    if os.environ.get("CARDTABLE_TEST_FRONT"):
+        metafunc.parametrize("server", ["front"], indirect=True)
+    elif getattr(metafunc.module, "FRONT_TOO", False):
+        metafunc.parametrize("server", ["one", "front"], indirect=True)
+
+
 @pytest.fixture
-def server(db_url: str, tmp_path: Path) -> Iterator[Server]:
-    running = Server(db_url, tmp_path, "--ws-rate", "200").start()
+def server(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> Iterator[Server]:
+    kind = FrontServer if getattr(request, "param", "one") == "front" else Server
+    running = kind(db_url, tmp_path, "--ws-rate", "200").start()
     try:
         yield running
     finally:

@@ -62,6 +62,10 @@ def test_any_process_answers_for_the_table_s_process(db_url: str, tmp_path: Path
     try:
         table = a.create("sequence", [{"kind": "person"}, {"kind": "person"}])
         tid = table["id"]
+        for other in (b, c):        # the lobby is the cluster's, wherever it is asked
+            assert tid in [t["id"] for t in other.get("/api/tables").json()["tables"]]
+            assert tid in [t["id"] for t in
+                           other.get("/api/tables?status=waiting").json()["tables"]]
         summary = b.get(f"/api/tables/{tid}")
         assert summary.status_code == 200 and summary.json()["id"] == tid
         tokens = {0: b.take(tid, 0), 1: c.take(tid, 1)}

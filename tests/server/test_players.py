@@ -23,6 +23,11 @@ from tests.server.conftest import SQLITE_ONLY, Client, Server, play_all
 
 KEY = "X-Player-Key"
 
+#: each test of the ``server`` fixture at one process and through the front address of
+#: three (conftest.FrontServer): a player's page, ratings and revoked keys are the
+#: cluster's, whichever process answers
+FRONT_TOO = True
+
 
 def new_player(server: Server, name: str | None = None) -> tuple[str, str]:
     answer = http.post(server.base + "/api/players", json={} if name is None

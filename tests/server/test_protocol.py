@@ -18,6 +18,9 @@ from tests.server.conftest import SQLITE_ONLY, Client, Server, play_all
 
 # the protocol is the store's business nowhere here: SQLite (conftest.SQLITE_ONLY)
 pytestmark = [pytest.mark.slow, SQLITE_ONLY]
+#: each test of the ``server`` fixture twice: at one process, and through the front
+#: address of three behind HAProxy (conftest.FrontServer; docs/server.md "Routing")
+FRONT_TOO = True
 
 GAMES = {
     # game: (options, seats)

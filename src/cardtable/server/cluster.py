@@ -143,6 +143,10 @@ class Cluster:
                 await self.beat()
             except Exception as exc:    # the database away: writes wait for the next one
                 log.error("renewing the lease failed (%s)", type(exc).__name__)
+            try:                        # the ratings of games other processes finished
+                await self.service.players.refresh()
+            except Exception as exc:
+                log.error("reading the ratings again failed (%s)", type(exc).__name__)
 
     async def beat(self) -> None:
         """Renew the lease (or stand down if it was taken); take lapsed processes'

@@ -36,6 +36,7 @@ from cardtable.server.limits import client_address
 from cardtable.server.messages import Out, ws_schema
 from cardtable.server.reading import In, read, request_json
 from cardtable.server.refusals import Refusal
+from cardtable.server.relay import RELAYED
 from cardtable.server.room import Room
 from cardtable.server.rooms import option_maximum
 from cardtable.server.service import TableService
@@ -158,15 +159,21 @@ def router(service: TableService) -> APIRouter:
         return created
 
     @routes.get("/tables", response_model=Lobby)
-    async def lobby(status: str | None = None) -> Response:
+    async def lobby(request: Request, status: str | None = None) -> Response:
         """The lobby: unfinished tables, newest first (at most 200)."""
         if status not in (None, "waiting", "playing"):
             raise Refusal("message/bad", "status is 'waiting' or 'playing'")
-        return answer(Lobby(tables=service.rooms.lobby(status)))
+        tables = service.rooms.lobby(status)
+        if service.relay is not None and RELAYED not in request.headers:
+            tables = await service.relay.lobby(request.scope, status, tables)   # a cluster's
+        return answer(Lobby(tables=tables))
 
     @routes.get("/tables/{table_id}", response_model=TableAnswer)
     async def summary(request: Request, table_id: str) -> Response:
-        return answer(with_invites(request, await service.rooms.find(table_id)))
+        room = await service.rooms.find(table_id)
+        if service.cluster is not None:
+            await service.players.refresh()     # ratings of games other processes finished
+        return answer(with_invites(request, room))
 
     @routes.post("/tables/{table_id}/seats/{seat}", response_model=SeatTaken,
                  openapi_extra=body_schema(TakeSeat))

@@ -22,6 +22,7 @@ from cardtable.server.messages import Out, TableSummary
 from cardtable.server.players import KEY_HEADER, Players
 from cardtable.server.reading import In, read, request_json
 from cardtable.server.refusals import Refusal
+from cardtable.server.relay import RELAYED
 from cardtable.store import hash_token
 from cardtable.store import players as stored
 from cardtable.store.players import PlayerRow
@@ -58,7 +59,10 @@ def router(service: Any) -> APIRouter:
     async def summary_of(table_id: str) -> TableSummary | None:
         try:
             room = await service.rooms.find(table_id)
-        except Refusal:
+        except Refusal as refusal:
+            if refusal.code == "table/elsewhere" and service.relay is not None:
+                found: TableSummary | None = await service.relay.summary(table_id)
+                return found                    # a cluster's: asked of its process
             return None
         summary: TableSummary = room.summary()
         return summary
@@ -74,6 +78,8 @@ def router(service: Any) -> APIRouter:
     async def me(request: Request) -> Response:
         """The key holder's own page: the public one plus its unfinished games."""
         row = await holder(request)
+        if service.cluster is not None:
+            await players.refresh()             # games other processes finished
         return answer(await players.page(row, True, summary_of))
 
     @routes.post("/me/transfer", response_model=TransferCode)
@@ -93,7 +99,19 @@ def router(service: Any) -> APIRouter:
         void_hash = hash_token(secrets.token_urlsafe(24))
         key = await players.revoke(row, void_hash)
         service.rooms.void_player(row.id, void_hash)
+        if service.relay is not None:       # a cluster: the other processes' seats too
+            await service.relay.tell_others("/api/players/me/void", {KEY_HEADER: key})
         return key_answer(row, key)
+
+    @routes.post("/me/void", status_code=204, include_in_schema=False)
+    async def void(request: Request) -> Response:
+        """In a cluster, from the process that revoked the player's keys (relayed, with the
+        new key): the player's seats in this process's memory are voided too."""
+        if service.relay is None or RELAYED not in request.headers:
+            raise Refusal("http/not-found", "there is no such path")
+        row = await holder(request)
+        service.rooms.void_player(row.id, hash_token(secrets.token_urlsafe(24)))
+        return Response(status_code=204)
 
     @routes.post("/claim", response_model=PlayerKey)
     async def claim(request: Request) -> Response:
@@ -110,6 +128,8 @@ def router(service: Any) -> APIRouter:
         row = await service.db.run(lambda conn: stored.load_player(conn, player_id))
         if row is None:
             raise Refusal("player/not-found", "there is no such player")
+        if service.cluster is not None:
+            await players.refresh()             # games other processes finished
         return answer(await players.page(row, False))
 
     return routes

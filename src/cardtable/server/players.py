@@ -175,12 +175,26 @@ class Players:
         self.store = store
         self.db = db
         self.ratings = Ratings()
+        #: the finished games with a player's seat at the last ``load``
+        self.loaded = 0
 
     async def load(self) -> None:
         rows: list[GameRow] = await self.db.run(stored.finished_games)
+        fresh = Ratings()
         for row in rows:
-            self.ratings.apply(row)
+            fresh.apply(row)
+        # in place: the rooms hold ``self.ratings.shown``
+        self.ratings.ratings, self.ratings.counts, self.ratings.done = (
+            fresh.ratings, fresh.counts, fresh.done)
+        self.loaded = len(rows)
         log.info("%d rated games between players", len(self.ratings.done))
+
+    async def refresh(self) -> None:
+        """In a cluster, where other processes finish games too: the ratings worked out
+        again from every finished game, in order, when the database holds another number
+        of them than at the last load (one count; the whole load only after a change)."""
+        if await self.db.run(stored.count_finished_games) != self.loaded:
+            await self.load()
 
     def finished(self, room: Room) -> None:
         """A table's end is stored: its players' ratings move (pipeline.on_over)."""

@@ -30,12 +30,16 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from pydantic import ValidationError
 from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from cardtable.server.bodies import Lobby, TableAnswer
 from cardtable.server.headers import HEADERS
 from cardtable.server.limits import client_address
+from cardtable.server.messages import TableSummary
+from cardtable.server.rooms import LOBBY_SIZE
 from cardtable.store import leases
 
 if TYPE_CHECKING:
@@ -53,6 +57,8 @@ DROPPED = {b"host", b"connection", b"keep-alive", b"transfer-encoding", b"upgrad
            *(name for name, _ in HEADERS)}
 #: close codes a server may not send (1005, 1006: none was received): the owner is gone
 GONE = 1012
+#: how long the cluster's lobby waits for another process's tables, in seconds
+LOBBY_WAIT = 2.0
 
 
 class Router:
@@ -81,6 +87,84 @@ class Router:
 
         return await asyncio.get_running_loop().run_in_executor(self.lookups, look)
 
+    async def lobby(self, scope: Any, status: str | None,
+                    mine: list[TableSummary]) -> list[TableSummary]:
+        """The cluster's lobby: ``mine`` (this process's tables) and every other live
+        process's, each asked at the address of its lease for its own (a relayed request,
+        answered where it lands), newest first, ``LOBBY_SIZE`` at most. A process that
+        does not answer within ``LOBBY_WAIT`` seconds is left out of this answer."""
+        addresses = await self.others()
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in self.headers(scope)]
+
+        async def ask(address: str) -> list[TableSummary]:
+            try:
+                answer = await self.http_client().get(
+                    address + "/api/tables", params={"status": status} if status else None,
+                    headers=headers, timeout=LOBBY_WAIT)
+                answer.raise_for_status()
+                return Lobby.model_validate_json(answer.content).tables
+            except (httpx.HTTPError, ValidationError) as exc:
+                log.warning("the lobby of the process at %s was not read (%s)", address,
+                            type(exc).__name__)
+                return []
+
+        found = await asyncio.gather(*(ask(address) for address in addresses))
+        tables = [*mine, *(table for theirs in found for table in theirs)]
+        tables.sort(key=lambda table: table.created, reverse=True)
+        return tables[:LOBBY_SIZE]
+
+    async def tell_others(self, path: str, headers: dict[str, str]) -> None:
+        """``POST path`` (relayed, with ``headers``) to every other live process, at once;
+        one that does not answer within ``LOBBY_WAIT`` seconds is logged and left."""
+        addresses = await self.others()
+
+        async def tell(address: str) -> None:
+            try:
+                answer = await self.http_client().post(
+                    address + path, headers={**headers, RELAYED: "1"}, timeout=LOBBY_WAIT)
+                answer.raise_for_status()
+            except httpx.HTTPError as exc:
+                log.warning("the process at %s was not told %s (%s)", address, path,
+                            type(exc).__name__)
+
+        await asyncio.gather(*(tell(address) for address in addresses))
+
+    async def others(self) -> list[str]:
+        """The addresses of the cluster's other live processes (their leases')."""
+        cluster = self.service.cluster
+        assert cluster is not None
+        me, engine = cluster.name, self.service.rooms.store.engine
+
+        def look() -> list[str]:
+            with engine.connect() as conn:
+                return [m.address for m in leases.members(conn)
+                        if m.owner != me and m.address]
+
+        return await asyncio.get_running_loop().run_in_executor(self.lookups, look)
+
+    async def summary(self, table_id: str) -> TableSummary | None:
+        """The summary of another live process's unfinished table, asked of that process
+        (None when there is none, or it did not answer)."""
+        address = await self.address_of(table_id)
+        if address is None:
+            return None
+        try:
+            answer = await self.http_client().get(f"{address}/api/tables/{table_id}",
+                                                  headers={RELAYED: "1"}, timeout=LOBBY_WAIT)
+            answer.raise_for_status()
+            found = TableAnswer.model_validate_json(answer.content)
+        except (httpx.HTTPError, ValidationError) as exc:
+            log.warning("table %s: its process at %s did not answer (%s)", table_id,
+                        address, type(exc).__name__, extra={"table": table_id})
+            return None
+        return TableSummary(**{k: getattr(found, k) for k in found.model_fields_set
+                               if k != "invites"})
+
+    def http_client(self) -> httpx.AsyncClient:
+        if self.client is None:
+            self.client = httpx.AsyncClient(timeout=httpx.Timeout(30, connect=2))
+        return self.client
+
     def owns(self, table_id: str) -> list[tuple[bytes, bytes]]:
         """``OWNS`` when this process plays ``table_id`` (none otherwise)."""
         if table_id in self.service.rooms.live:
@@ -105,11 +189,9 @@ class Router:
     # -- HTTP
 
     async def http(self, scope: Any, body: bytes, send: Any, address: str) -> None:
-        if self.client is None:
-            self.client = httpx.AsyncClient(timeout=httpx.Timeout(30, connect=2))
         query = scope.get("query_string", b"").decode("latin-1")
         url = address + scope["path"] + ("?" + query if query else "")
-        answer = await self.client.request(scope["method"], url, content=body,
+        answer = await self.http_client().request(scope["method"], url, content=body,
                                            headers=self.headers(scope))
         self.relayed += 1
         content = answer.content

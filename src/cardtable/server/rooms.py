@@ -39,6 +39,8 @@ log = logging.getLogger("cardtable.server")
 
 # finished tables kept in memory for their records and late connections
 KEEP_FINISHED = 256
+#: the lobby's tables at most, newest first (a cluster's too: relay.Router.lobby)
+LOBBY_SIZE = 200
 #: the largest value this server takes for a whole-number option whose game declares no
 #: maximum (Draw Bridge's target, Sequence's max_turns): a target of 10**100 is refused
 MAX_OPTION = 10_000
@@ -205,7 +207,7 @@ class Rooms:
         rooms = [r for r in self.live.values() if r.status in ("waiting", "playing")
                  and (status is None or r.status == status)]
         rooms.sort(key=lambda r: r.table.created, reverse=True)
-        return [r.summary(lobby=True) for r in rooms[:200]]
+        return [r.summary(lobby=True) for r in rooms[:LOBBY_SIZE]]
 
     # -- creating and seating
 

@@ -218,12 +218,14 @@ class TableService:
                 for other in room.conns:
                     if other is not conn:
                         other.push(announce)
-        new_room = await self.rooms.find(new_id)
         try:
+            new_room = await self.rooms.find(new_id)
             token = await self.take_seat(new_room, seat, room.table.seats[seat].name,
                                          room.players[seat], holder=True)
         except Refusal as refusal:
-            if refusal.code not in ("seat/taken", "move/game-over"):
+            # in a cluster, the rematch may be another process's table by now (a failover,
+            # a restart): the player takes the seat there, as a seat taken meanwhile
+            if refusal.code not in ("seat/taken", "move/game-over", "table/elsewhere"):
                 raise
             conn.push(RematchTable(table=new_id))
             return

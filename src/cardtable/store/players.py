@@ -163,6 +163,13 @@ def finished_games(conn: Connection) -> list[GameRow]:
     return _games(conn, found)
 
 
+def count_finished_games(conn: Connection) -> int:
+    """How many finished tables have at least one player's seat (``finished_games``'s)."""
+    ids = sa.select(seats.c.table_id).where(seats.c.player_id.is_not(None))
+    return int(conn.execute(sa.select(sa.func.count()).select_from(tables).where(
+        tables.c.status == "over", tables.c.id.in_(ids))).scalar_one())
+
+
 def _games(conn: Connection, found: Sequence[Any]) -> list[GameRow]:
     if not found:
         return []

@@ -260,7 +260,8 @@ def _check_state(state: Any) -> None:
 #: the backends ``make`` takes, and the games each has (the JAX ports: module, class)
 BACKENDS = ("numba", "jax")
 JAX_PORTS = {"sequence": ("cardtable.vector.jax_sequence", "JaxSequence"),
-             "drawbridge": ("cardtable.vector.jax_drawbridge", "JaxDrawBridge")}
+             "drawbridge": ("cardtable.vector.jax_drawbridge", "JaxDrawBridge"),
+             "threethirteen": ("cardtable.vector.jax_threethirteen", "JaxThreeThirteen")}
 
 
 def available_envs(backend: str = "numba") -> tuple[str, ...]:

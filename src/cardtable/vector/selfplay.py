@@ -288,10 +288,10 @@ def make(game_id: str, backend: str = "numba", **options: Any) -> Any:
     ``illegal_reward=-1.0`` unless given); other keywords: the game's options,
     ``max_moves``, ``normalize`` and ``planes``.
 
-    ``backend="jax"`` gives the JAX port instead (``pip install 'cardtable[jax]'``;
-    Sequence and Draw Bridge so far: ``cardtable.vector.jax_sequence.JaxSequence``,
-    ``jax_drawbridge.JaxDrawBridge``), the same API as pure
-    functions of pytrees, for ``jax.jit`` and ``jax.vmap``."""
+    ``backend="jax"`` gives the JAX port instead (``pip install 'cardtable[jax]'``:
+    ``cardtable.vector.jax_sequence.JaxSequence``, ``jax_drawbridge.JaxDrawBridge``,
+    ``jax_threethirteen.JaxThreeThirteen``), the same API as pure functions of pytrees,
+    for ``jax.jit`` and ``jax.vmap``."""
     ids = available_envs(backend)
     if game_id not in ids:
         if backend == "jax" and game_id in available_envs():

@@ -147,7 +147,8 @@ class JaxThreeThirteen(JaxEnv):
         assert offsets == list(np.cumsum([0, *_SECTION_SIZES.values()])[:-1]) \
             and e.obs_size == OBS_SIZE
         self._rules = _Rules(e.num_players, e.decks, tuple(int(v) for v in e.vals),
-                             e.ace_high, bool(e._rules[1]), e.all_wild_melds, e.max_moves)
+                             e.ace_high, e.game.options["face_values"] == "counting",
+                             e.all_wild_melds, e.max_moves)
         return _compiled(self._rules, self.autoreset, self.illegal_reward, self.zero_sum)
 
     # -- the numba engine's batches ----------------------------------------------
@@ -349,7 +350,7 @@ def _deal_round_row(rules: _Rules, s: JaxThreeThirteenState) -> JaxThreeThirteen
     shuffled, dealt one at a time from the dealer's left, one turned up."""
     p, pile = rules.players, rules.pile
     state = _round_seed(s, s.episode, s.round)
-    deck = jnp.arange(pile, dtype=jnp.int8) % NUM_CARDS
+    deck = (jnp.arange(pile) % NUM_CARDS).astype(jnp.int8)  # 52 x decks passes int8
     deck, (hi, lo) = rng64.shuffle(deck, pile, state)
     k = jnp.arange(13 * p)
     dealt = s.round + 2

@@ -36,6 +36,8 @@ HAND_MAX = 14
 #: option ids of a level: run tops, high-ace run bottoms (12 down to 0), two wild cards,
 #: then the sets and deadwood (``_Options``)
 _HIGH, _TWO_WILDS, _SETS = 13, 26, 27
+#: where a set's counts start in a level's code of what it took (``_taken``)
+_SET_BITS = 13
 _RANKS = np.arange(13)
 
 
@@ -78,62 +80,78 @@ def _options(cnt: jax.Array, p: jax.Array, w: jax.Array, cur: jax.Array, best: j
     return valid, need, above, low
 
 
+def _taken(code: jax.Array, p: jax.Array) -> jax.Array:
+    """(52,) the cards an option of the level of card ``p`` took out, from its ``code``:
+    a run's ranks of the card's suit (bits 0..12), a set's count from each suit (3 bits
+    a suit from bit 13)."""
+    suit, rank = p // 13, p % 13
+    r = jnp.asarray(_RANKS)
+    run = (code >> r) & 1
+    counts = (code >> (_SET_BITS + 3 * jnp.arange(4))) & 7
+    return ((jnp.arange(4) == suit)[:, None] * run[None, :]
+            + counts[:, None] * (r == rank)[None, :]).reshape(52)
+
+
 def search(cnt: jax.Array, wilds: jax.Array, vals: jax.Array, best: jax.Array,
            ace_high: bool, decks: int) -> jax.Array:
     """The least deadwood (below ``best``, else ``best``) of the natural cards ``cnt``
     (52 counts, at most ``HAND_MAX`` cards, at most ``decks`` of a card) with at most
-    ``wilds`` wild cards: the numba ``_search``, one option or one return a turn."""
+    ``wilds`` wild cards: the numba ``_search``, one option or one return a turn. A
+    level keeps its card, wild cards, deadwood, next option id and what its option took
+    (``_taken``'s code): a few ints, put back when the search returns to it."""
     table = _set_table(decks)
     last = _SETS + len(table)  # deadwood's id
     ids = jnp.arange(last + 1)
     depth = HAND_MAX
+    r = jnp.asarray(_RANKS)
+    set_codes = jnp.asarray((table << (_SET_BITS + 3 * np.arange(4))).sum(axis=1))
     cnt = jnp.asarray(cnt, jnp.int32)
     first = jnp.argmax(cnt > 0)
     any_card = (cnt > 0).any()
     zero = jnp.zeros(depth, jnp.int32)
     carry0 = (cnt.at[first].add(-any_card.astype(jnp.int32)), jnp.zeros((), jnp.int32),
-              zero.at[0].set(first), zero.at[0].set(wilds), zero, zero,
-              jnp.zeros((depth, 52), jnp.int32), jnp.asarray(best, jnp.int32), ~any_card)
+              zero.at[0].set(first), zero.at[0].set(wilds), zero, zero, zero,
+              jnp.asarray(best, jnp.int32), ~any_card)
+
+    at = jnp.arange(depth)
 
     def turn(carry: tuple[Any, ...]) -> tuple[Any, ...]:
-        cnt, d, pos, wild, cur, par, removed, best, _ = carry
-        cnt = cnt + removed[d]  # what the level's last option took goes back
-        removed = removed.at[d].set(0)
+        cnt, d, pos, wild, cur, par, took, best, _ = carry
         p, w, c = pos[d], wild[d], cur[d]
+        cnt = cnt + _taken(took[d], p)  # what the level's last option took goes back
         valid, need, above, low = _options(cnt, p, w, c, best, vals, ace_high, table)
         valid = valid & (ids >= par[d])
         found = valid.any()
         o = jnp.argmax(valid)
-        suit, rank = p // 13, p % 13
-        r = jnp.asarray(_RANKS)
+        rank = p % 13
         run = jnp.where(o < _HIGH, above & (r <= o),
                         jnp.where(o < _TWO_WILDS, low & (r >= _TWO_WILDS - 1 - o), False))
-        k = jnp.asarray(table)[jnp.clip(o - _SETS, 0, len(table) - 1)]
         in_set = (o >= _SETS) & (o < last)
-        take = ((jnp.arange(4) == suit)[:, None] & run[None, :]).astype(jnp.int32) \
-            + jnp.where(in_set, k[:, None] * (r == rank)[None, :], 0)
-        take = take.reshape(52) * found
+        code = jnp.where(run, 1 << r, 0).sum() \
+            + jnp.where(in_set, set_codes[jnp.clip(o - _SETS, 0, len(table) - 1)], 0)
+        code = code * found
         child_w = w - need[o]
         child_c = c + jnp.where(o == last, vals[rank], 0)
-        left = cnt - take
+        left = cnt - _taken(code, p)
         q = jnp.argmax(left > 0)
         leaf = found & ~(left > 0).any()
         best = jnp.where(leaf, jnp.minimum(best, child_c), best)
         down = found & ~leaf
-        removed = removed.at[d].set(take)
-        par = par.at[d].set(jnp.where(found, o + 1, par[d]))
+        took = jnp.where(at == d, code, took)
+        par = jnp.where(at == d, jnp.where(found, o + 1, par), par)
         # descend: the next level places the lowest card left
-        nd = jnp.minimum(d + 1, depth - 1)
-        pos = jnp.where(down, pos.at[nd].set(q), pos)
-        wild = jnp.where(down, wild.at[nd].set(child_w), wild)
-        cur = jnp.where(down, cur.at[nd].set(child_c), cur)
-        par = jnp.where(down, par.at[nd].set(0), par)
-        cnt = jnp.where(down, left.at[q].add(-1), left)
+        below = down & (at == d + 1)
+        pos = jnp.where(below, q, pos)
+        wild = jnp.where(below, child_w, wild)
+        cur = jnp.where(below, child_c, cur)
+        par = jnp.where(below, 0, par)
+        cards = jnp.arange(52)
+        cnt = left - (down & (cards == q))
         # every option tried: the card goes back, the level above carries on
-        cnt = jnp.where(found, cnt, cnt.at[p].add(1))
+        cnt = cnt + (~found & (cards == p))
         d = jnp.where(down, d + 1, jnp.where(found, d, d - 1))
         done = (d < 0) | (best == 0)
-        return cnt, jnp.maximum(d, 0), pos, wild, cur, par, removed, best, done
+        return cnt, jnp.maximum(d, 0), pos, wild, cur, par, took, best, done
 
     return jax.lax.while_loop(lambda c: ~c[-1], turn, carry0)[-2]
 

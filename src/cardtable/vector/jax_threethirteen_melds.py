@@ -12,9 +12,11 @@ fixed size: each turn of the loop either tries a level's next option (and descen
 returns to the level above. A level's options are computed side by side as a mask over
 a fixed list of ids (13 run tops, 13 high-ace run bottoms, the two wild cards, every set
 as a count per suit from a precomputed table, deadwood), and the first valid id past the
-last one tried is taken: the same tree as the numba kernel, the same least deadwood.
-Under ``jax.vmap`` the loop runs until every row's search has ended (a row whose search
-is over waits).
+last one tried is taken: the numba kernel's search (but for the order in which it tries
+sets), the same least deadwood. A level is a few ints (what its option took is one
+packed int), written by comparisons with ``arange`` rather than scatters, which are slow
+in XLA's CPU code. Under ``jax.vmap`` the loop runs until every row's search has ended
+(a row whose search is over waits).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from cardtable.vector.threethirteen_melds import VALUES
 #: of the search per natural card
 HAND_MAX = 14
 #: option ids of a level: run tops, high-ace run bottoms (12 down to 0), two wild cards,
-#: then the sets and deadwood (``_Options``)
+#: then the sets and deadwood (``_options``)
 _HIGH, _TWO_WILDS, _SETS = 13, 26, 27
 #: where a set's counts start in a level's code of what it took (``_taken``)
 _SET_BITS = 13

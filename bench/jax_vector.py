@@ -1,4 +1,5 @@
-"""Steps per second of the JAX ports of batched Sequence and Draw Bridge (issue 36) beside
+"""Steps per second of the JAX ports of batched Sequence, Draw Bridge and Three Thirteen
+(issue 36) beside
 the numba engine on one core, and pgx's Connect Four and Go 9x9 when pgx is installed, in
 one command.
 
@@ -6,6 +7,7 @@ one command.
     python bench/jax_vector.py --sizes 4096 65536 1048576   # a GPU's batches (its default)
     python bench/jax_vector.py --players 4 --json
     python bench/jax_vector.py --game drawbridge --no-pgx   # Draw Bridge (target 100)
+    python bench/jax_vector.py --game threethirteen --players 3 --no-pgx
 
 Each figure is steps (moves played, one per row per step) per second of random legal play
 with autoreset, the policy included, the median of ``--runs``:
@@ -37,6 +39,8 @@ import numpy as np
 
 from _args import positive
 
+#: the games timed, by ``--game``
+TITLES = {"sequence": "Sequence", "drawbridge": "Draw Bridge", "threethirteen": "Three Thirteen"}
 #: batch sizes by default: a GPU's (issue 36's figures) and a CPU's
 GPU_SIZES = [4096, 65536, 1048576]
 CPU_SIZES = [256, 4096]
@@ -56,8 +60,9 @@ def timed(run: Callable[[], Any], steps_per_call: int, seconds: float) -> float:
 
 
 def options_of(game: str, players: int) -> dict[str, Any]:
-    """The game's options here: Sequence's players; Draw Bridge's defaults."""
-    return {"players": players} if game == "sequence" else {}
+    """The game's options here: Sequence's and Three Thirteen's players (Three Thirteen's
+    other options at their defaults: decks by players); Draw Bridge's defaults."""
+    return {} if game == "drawbridge" else {"players": players}
 
 
 def jax_env(game: str, players: int, n: int, scan: int, seconds: float) -> float:
@@ -155,7 +160,7 @@ def run(game: str, players: int, sizes: list[int], seconds: float, runs: int, sc
                     pgx_env(env_id, n, scan, seconds) for _ in range(runs)))
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)  # progress
-    return {"game": game, "players": players if game == "sequence" else 2,
+    return {"game": game, "players": 2 if game == "drawbridge" else players,
             "device": str(device),
             "platform": device.platform, "jax": jax.__version__, "scan": scan,
             "batches": rows}
@@ -166,10 +171,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=positive, nargs="+", default=None,
                         help="batch sizes (default 4096 65536 1048576 on a GPU, 256 4096 "
                              "on a CPU)")
-    parser.add_argument("--game", choices=("sequence", "drawbridge"), default="sequence",
+    parser.add_argument("--game", choices=tuple(TITLES), default="sequence",
                         help="the port timed (default sequence; drawbridge: its default "
-                             "options, target 100)")
-    parser.add_argument("--players", type=int, default=2, help="Sequence's players")
+                             "options, target 100; threethirteen: --players, the default "
+                             "decks)")
+    parser.add_argument("--players", type=int, default=2,
+                        help="Sequence's or Three Thirteen's players")
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--runs", type=positive, default=3, help="median of this many")
     parser.add_argument("--scan", type=positive, default=16,
@@ -188,9 +195,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    title = "Draw Bridge" if args.game == "drawbridge" else "Sequence"
-    print(f"{title}, {report['players']} players; JAX {report['jax']} on {report['device']}"
-          f"; numba on one core; random legal moves with autoreset, steps/s")
+    print(f"{TITLES[args.game]}, {report['players']} players; JAX {report['jax']} on "
+          f"{report['device']}; numba on one core; random legal moves with autoreset, steps/s")
     head = f"{'batch':>9} {'jax':>14} {'numba 1 core':>14}"
     if with_pgx:
         head += f" {'pgx connect4':>14} {'pgx go 9x9':>14}"

@@ -37,6 +37,7 @@ from cardtable.vector.drawbridge import (  # noqa: E402
     DrawBridgeBatch,
 )
 from cardtable.vector.jax_drawbridge import JaxDrawBridge, JaxDrawBridgeState  # noqa: E402
+from tests.vector.jax_helpers import env_pairs  # noqa: E402
 
 #: the rows of every batch here: one shape, one compilation per option set
 N = 12
@@ -52,17 +53,11 @@ OPTIONS: dict[str, dict[str, Any]] = {
 @pytest.fixture(scope="module")
 def envs() -> dict[str, tuple[SelfPlay, JaxDrawBridge]]:
     """The numba env and the JAX env of each option set, pgx's rules at the end."""
-    pairs = {}
-    for name, options in OPTIONS.items():
-        options = dict(options)
-        autoreset = options.pop("autoreset", False)
-        pairs[name] = (SelfPlay("drawbridge", autoreset=autoreset, illegal_reward=-1.0,
-                                **options), JaxDrawBridge(autoreset=autoreset, **options))
-    return pairs
+    return env_pairs("drawbridge", JaxDrawBridge, OPTIONS)
 
 
 def test_the_registry() -> None:
-    assert available_envs("jax") == ("drawbridge", "sequence")
+    assert available_envs("jax") == ("drawbridge", "sequence", "threethirteen")
     env = make("drawbridge", backend="jax", target=50)
     assert isinstance(env, JaxDrawBridge) and env.backend == "jax"
     assert (env.id, env.num_players, env.num_actions, env.observation_shape) == (
@@ -70,8 +65,6 @@ def test_the_registry() -> None:
     assert env.version == make("drawbridge").version and env.zero_sum
     assert env.autoreset is False and env.illegal_reward == -1.0
     assert cardtable.new_game("drawbridge").num_players == env.num_players
-    with pytest.raises(OptionsError, match="no JAX port of 'threethirteen'"):
-        make("threethirteen", backend="jax")
     with pytest.raises(OptionsError, match="flat observation only"):
         make("drawbridge", backend="jax", normalize=True)
     with pytest.raises(OptionsError, match="target"):

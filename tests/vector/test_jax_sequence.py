@@ -47,6 +47,7 @@ from cardtable.vector.sequence import (  # noqa: E402
     SequenceBatch,
 )
 from tests.sequence.test_rules import all_dead_position, position  # noqa: E402
+from tests.vector.jax_helpers import env_pairs  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
 #: the rows of every batch here (the docs' example's too): one shape, one compilation per
@@ -62,25 +63,17 @@ OPTIONS: dict[str, dict[str, Any]] = {
 @pytest.fixture(scope="module")
 def envs() -> dict[str, tuple[SelfPlay, JaxSequence]]:
     """The numba env and the JAX env of each option set, pgx's rules at the end."""
-    pairs = {}
-    for name, options in OPTIONS.items():
-        options = dict(options)
-        autoreset = options.pop("autoreset", False)
-        pairs[name] = (SelfPlay("sequence", autoreset=autoreset, illegal_reward=-1.0,
-                                **options), JaxSequence(autoreset=autoreset, **options))
-    return pairs
+    return env_pairs("sequence", JaxSequence, OPTIONS)
 
 
 def test_the_registry_and_its_refusals() -> None:
-    assert available_envs("jax") == ("drawbridge", "sequence")
+    assert available_envs("jax") == ("drawbridge", "sequence", "threethirteen")
     env = make("sequence", backend="jax", players=4)
     assert isinstance(env, JaxSequence) and env.backend == "jax"
     assert (env.id, env.num_players, env.num_actions, env.observation_shape) == (
         "sequence", 4, 529, (523,))
     assert env.version == make("sequence").version
     assert env.autoreset is False and env.illegal_reward == -1.0
-    with pytest.raises(OptionsError, match="no JAX port of 'threethirteen'"):
-        make("threethirteen", backend="jax")
     with pytest.raises(OptionsError, match="backend must be one of numba, jax"):
         make("sequence", backend="torch")
     with pytest.raises(OptionsError, match="cannot refuse a step"):

@@ -18,10 +18,11 @@ imports this package.
   does. ``normalize=True`` and ``planes=True`` shape the observations, ``observe_all`` and
   ``perfect_information`` give every seat's (``cardtable.vector.observations``).
 - ``make(game_id, backend="jax", **options)``: the JAX port (``pip install
-  'cardtable[jax]'``; Sequence and Draw Bridge so far, ``cardtable.vector.jax_sequence``,
-  ``jax_drawbridge``, on what they share in ``cardtable.vector._jax``), the same API as
-  pure functions of pytrees for ``jax.jit`` and ``jax.vmap``, the numba engine's deals;
-  ``available_envs("jax")`` lists the ports. Only ``make`` imports JAX.
+  'cardtable[jax]'``; every game: ``cardtable.vector.jax_sequence``, ``jax_drawbridge``,
+  ``jax_threethirteen`` with its meld solver ``jax_threethirteen_melds``, on what they
+  share in ``cardtable.vector._jax``), the same API as pure functions of pytrees for
+  ``jax.jit`` and ``jax.vmap``, the numba engine's deals; ``available_envs("jax")`` lists
+  the ports. Only ``make`` imports JAX.
 - ``cardtable.vector.gym.GameVectorEnv``: a Gymnasium ``VectorEnv`` against an opponent,
   the vector entry point of every game's Gymnasium id (``cardtable/Sequence-v0`` ...).
 """

@@ -204,13 +204,16 @@ def step_rows(s: Any, actions: jax.Array, *, num_actions: int, teams: np.ndarray
               max_moves: int, autoreset: bool, penalty: float, zero_sum: bool,
               play: Callable[[Any, jax.Array, jax.Array], Any],
               new_episode: Callable[[Any], Any],
-              refresh: Callable[[Any, jax.Array | None], Any]) -> Any:
+              refresh: Callable[[Any, jax.Array | None], Any],
+              outcome: Callable[[Any], jax.Array] | None = None) -> Any:
     """A step of every port, pgx's rules around the game's ``play(state, actions, legal)``
     (the legal rows played, the others as they were; a row's ``over``, ``winner`` and
     ``moves`` after it): an illegal action (or an id outside the action space) ends its
     row with ``penalty``, a finished row stays as it is (without autoreset), a row whose
     episode ended or was cut at ``max_moves`` reports it, and with autoreset holds
-    ``new_episode`` (a function of one row)."""
+    ``new_episode`` (a function of one row). A row whose episode ended gets +1 for each
+    seat of the winner's team and -1 for the others, or ``outcome(state)`` (N, seats)
+    where a game has other rewards (Three Thirteen's shared wins)."""
     n = actions.shape[0]
     finished = jnp.zeros(n, bool) if autoreset else s.terminated | s.truncated
     live = ~finished
@@ -223,9 +226,12 @@ def step_rows(s: Any, actions: jax.Array, *, num_actions: int, teams: np.ndarray
     g = play(s, a, legal)
     ended = legal & (g.over != 0)
     cut = legal & ~ended & (max_moves > 0) & (g.moves >= max_moves)
-    won = ended & (g.winner >= 0)
-    rewards = jnp.where(won[:, None],
-                        jnp.where(team_of[None, :] == g.winner[:, None], 1.0, -1.0), 0.0)
+    if outcome is None:
+        won = ended & (g.winner >= 0)
+        rewards = jnp.where(won[:, None],
+                            jnp.where(team_of[None, :] == g.winner[:, None], 1.0, -1.0), 0.0)
+    else:
+        rewards = jnp.where(ended[:, None], outcome(g), 0.0)
     ours = team_of[None, :] == offender[:, None]
     other = -penalty if zero_sum else 0.0
     rewards = jnp.where(illegal[:, None], jnp.where(ours, penalty, other), rewards)

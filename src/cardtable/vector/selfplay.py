@@ -260,7 +260,8 @@ def _check_state(state: Any) -> None:
 #: the backends ``make`` takes, and the games each has (the JAX ports: module, class)
 BACKENDS = ("numba", "jax")
 JAX_PORTS = {"sequence": ("cardtable.vector.jax_sequence", "JaxSequence"),
-             "drawbridge": ("cardtable.vector.jax_drawbridge", "JaxDrawBridge")}
+             "drawbridge": ("cardtable.vector.jax_drawbridge", "JaxDrawBridge"),
+             "threethirteen": ("cardtable.vector.jax_threethirteen", "JaxThreeThirteen")}
 
 
 def available_envs(backend: str = "numba") -> tuple[str, ...]:
@@ -287,10 +288,10 @@ def make(game_id: str, backend: str = "numba", **options: Any) -> Any:
     ``illegal_reward=-1.0`` unless given); other keywords: the game's options,
     ``max_moves``, ``normalize`` and ``planes``.
 
-    ``backend="jax"`` gives the JAX port instead (``pip install 'cardtable[jax]'``;
-    Sequence and Draw Bridge so far: ``cardtable.vector.jax_sequence.JaxSequence``,
-    ``jax_drawbridge.JaxDrawBridge``), the same API as pure
-    functions of pytrees, for ``jax.jit`` and ``jax.vmap``."""
+    ``backend="jax"`` gives the JAX port instead (``pip install 'cardtable[jax]'``:
+    ``cardtable.vector.jax_sequence.JaxSequence``, ``jax_drawbridge.JaxDrawBridge``,
+    ``jax_threethirteen.JaxThreeThirteen``), the same API as pure functions of pytrees,
+    for ``jax.jit`` and ``jax.vmap``."""
     ids = available_envs(backend)
     if game_id not in ids:
         if backend == "jax" and game_id in available_envs():

@@ -4,16 +4,25 @@ every test's own event loop: Playwright's sync API (tests/web's session browser)
 its loop marked running in the worker's main thread, where ``asyncio.run`` in any later
 test of that worker would refuse to start. And, before the workers of a parallel run
 start, the numba kernels compiled once (``cardtable.vector.warm``), one process a game,
-rather than by every worker that meets them side by side on a fresh clone."""
+rather than by every worker that meets them side by side on a fresh clone. And one thread
+a worker for XLA and BLAS."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# one thread a worker for XLA (the JAX ports' tests) and BLAS: the workers are the
+# parallelism, and each library's own pool on top of them oversubscribes the cores
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false "
+                                   "intra_op_parallelism_threads=1")
+for _variable in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
 
 @pytest.fixture(autouse=True)

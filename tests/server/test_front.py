@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from cardtable import store
 from cardtable.server import haproxy
 from tests.needs import missing
-from tests.server.conftest import SQLITE_ONLY, Client, Server
+from tests.server.conftest import SQLITE_ONLY, Client, Server, start_all
 from tests.server.test_cluster import Player, check_logs, member, metric
 
 GAMES = [
@@ -57,7 +57,7 @@ class Front(Server):
 def test_any_process_answers_for_the_table_s_process(db_url: str, tmp_path: Path) -> None:
     """Without a proxy: a table created at one process is read, seated and played
     through the two others, each seat's connection at a different process."""
-    servers = [member(db_url, tmp_path, name).start() for name in "abc"]
+    servers = start_all([member(db_url, tmp_path, name) for name in "abc"])
     a, b, c = servers
     try:
         table = a.create("sequence", [{"kind": "person"}, {"kind": "person"}])
@@ -93,7 +93,7 @@ def test_the_front_sends_a_table_s_connections_to_its_process(db_url: str,
     ``X-Cardtable-Table``; a relayed answer has none): the tables' requests and WebSockets
     go straight there, nothing relayed; after the owner of some is killed and they are
     taken over, each is relayed at most once before HAProxy learns its new process."""
-    servers = [member(db_url, tmp_path, name).start() for name in "abc"]
+    servers = start_all([member(db_url, tmp_path, name) for name in "abc"])
     front = Front(tmp_path, servers).start()
     try:
         ids = [front.create("sequence", [{"kind": "person"}] * 2)["id"] for _ in range(6)]
@@ -132,7 +132,7 @@ def test_the_front_sends_a_table_s_connections_to_its_process(db_url: str,
 @pytest.mark.slow
 def test_whole_games_through_haproxy_and_a_process_killed(pg_url: str,
                                                           tmp_path: Path) -> None:
-    servers = [member(pg_url, tmp_path, name).start() for name in "abc"]
+    servers = start_all([member(pg_url, tmp_path, name) for name in "abc"])
     front = Front(tmp_path, servers).start()
     try:
         ids, tokens = [], {}
@@ -172,7 +172,7 @@ def test_whole_games_through_haproxy_and_a_process_killed(pg_url: str,
 @pytest.mark.slow
 def test_haproxy_restarted_under_load_and_the_clients_come_back(sqlite_url: str,
                                                                 tmp_path: Path) -> None:
-    servers = [member(sqlite_url, tmp_path, name).start() for name in "ab"]
+    servers = start_all([member(sqlite_url, tmp_path, name) for name in "ab"])
     front = Front(tmp_path, servers).start()
     try:
         ids, tokens = [], {}

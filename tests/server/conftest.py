@@ -59,7 +59,11 @@ class Server:
 
     def start(self) -> Server:
         self.launch()
-        self.wait_up()
+        try:
+            self.wait_up()
+        except BaseException:
+            self.stop()                 # not left running by a start that failed
+            raise
         return self
 
     def launch(self) -> None:
@@ -355,11 +359,16 @@ def start_all(servers: list[Server]) -> list[Server]:
     """``servers`` on one database: the first started alone (it makes the database's
     tables: two processes migrating at once would both try), then the others side by
     side (each takes seconds to start)."""
-    servers[0].start()
-    for server in servers[1:]:
-        server.launch()
-    for server in servers[1:]:
-        server.wait_up()
+    try:
+        servers[0].start()
+        for server in servers[1:]:
+            server.launch()
+        for server in servers[1:]:
+            server.wait_up()
+    except BaseException:
+        for server in servers:          # none left running by a failed start
+            server.stop()
+        raise
     return servers
 
 
@@ -381,7 +390,12 @@ class FrontServer(Server):
 
     def start(self) -> FrontServer:
         start_all(self.members)
-        self.front.start()
+        try:
+            self.front.start()
+        except BaseException:
+            for member in self.members:
+                member.stop()
+            raise
         self.proc = self.front.proc
         return self
 

@@ -57,8 +57,9 @@ DROPPED = {b"host", b"connection", b"keep-alive", b"transfer-encoding", b"upgrad
            *(name for name, _ in HEADERS)}
 #: close codes a server may not send (1005, 1006: none was received): the owner is gone
 GONE = 1012
-#: how long the cluster's lobby waits for another process's tables, in seconds
-LOBBY_WAIT = 2.0
+#: how long a process waits for another process of the cluster asked for its part (its
+#: lobby, a table summary, a revoked key), in seconds
+PEER_WAIT = 2.0
 
 
 class Router:
@@ -92,7 +93,7 @@ class Router:
         """The cluster's lobby: ``mine`` (this process's tables) and every other live
         process's, each asked at the address of its lease for its own (a relayed request,
         answered where it lands), newest first, ``LOBBY_SIZE`` at most. A process that
-        does not answer within ``LOBBY_WAIT`` seconds is left out of this answer."""
+        does not answer within ``PEER_WAIT`` seconds is left out of this answer."""
         addresses = await self.others()
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in self.headers(scope)]
 
@@ -100,7 +101,7 @@ class Router:
             try:
                 answer = await self.http_client().get(
                     address + "/api/tables", params={"status": status} if status else None,
-                    headers=headers, timeout=LOBBY_WAIT)
+                    headers=headers, timeout=PEER_WAIT)
                 answer.raise_for_status()
                 return Lobby.model_validate_json(answer.content).tables
             except (httpx.HTTPError, ValidationError) as exc:
@@ -115,13 +116,13 @@ class Router:
 
     async def tell_others(self, path: str, headers: dict[str, str]) -> None:
         """``POST path`` (relayed, with ``headers``) to every other live process, at once;
-        one that does not answer within ``LOBBY_WAIT`` seconds is logged and left."""
+        one that does not answer within ``PEER_WAIT`` seconds is logged and left."""
         addresses = await self.others()
 
         async def tell(address: str) -> None:
             try:
                 answer = await self.http_client().post(
-                    address + path, headers={**headers, RELAYED: "1"}, timeout=LOBBY_WAIT)
+                    address + path, headers={**headers, RELAYED: "1"}, timeout=PEER_WAIT)
                 answer.raise_for_status()
             except httpx.HTTPError as exc:
                 log.warning("the process at %s was not told %s (%s)", address, path,
@@ -150,7 +151,7 @@ class Router:
             return None
         try:
             answer = await self.http_client().get(f"{address}/api/tables/{table_id}",
-                                                  headers={RELAYED: "1"}, timeout=LOBBY_WAIT)
+                                                  headers={RELAYED: "1"}, timeout=PEER_WAIT)
             answer.raise_for_status()
             found = TableAnswer.model_validate_json(answer.content)
         except (httpx.HTTPError, ValidationError) as exc:

@@ -164,7 +164,7 @@ def check_playout(
     """Play random legal moves from ``deal(seed)``, checking invariants as it goes.
 
     The heavy checks (views, saves, clones: each as long as the history) run every
-    ``heavy_every`` steps at first, then about 40 times per span of the game so far as
+    ``heavy_every`` steps at first, then about 20 times per span of the game so far as
     it grows, so that a long match costs about linear time, not quadratic."""
     rng = random.Random(seed)
     state = game.deal(seed=seed)
@@ -182,7 +182,7 @@ def check_playout(
         assert len(state.scores) == n
         for a in legal:
             assert state.parse_action(str(a)) == a, f"{a} does not round-trip"
-        heavy = steps % max(heavy_every, steps // 40) == 0
+        heavy = steps % max(heavy_every, steps // 20) == 0
         if heavy:
             check_views(state, rng)
             check_illegal_inputs(state, rng)

@@ -144,9 +144,12 @@ class Client:
     checked against the WebSocket schema's ServerMessage)."""
 
     def __init__(self, server: Server, table_id: str, token: str | None = None,
-                 since: int | None = None, open_timeout: float = 30) -> None:
+                 since: int | None = None, open_timeout: float = 30, **options: Any) -> None:
+        """``options`` go to websockets' ``connect`` (``max_queue=None`` for a client that
+        reads nothing: its connection then reads on and closes at once)."""
         self.ws: ClientConnection = connect(server.ws_url(table_id, token, since),
-                                            open_timeout=open_timeout, max_size=2**22)
+                                            open_timeout=open_timeout, max_size=2**22,
+                                            **options)
         self.messages: list[dict[str, Any]] = []
         self.view: dict[str, Any] = {}      # the latest view received
         self.version = -1                   # the latest version received
@@ -415,15 +418,18 @@ class FrontServer(Server):
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A module with ``FRONT_TOO = True`` runs each test of the ``server`` fixture twice:
-    at one process, and through the front address of three (``FrontServer``). With
+    at one process, and through the front address of three (``FrontServer``); with
+    ``FRONT_TOO`` a set of test names, only those tests run twice. With
     ``CARDTABLE_TEST_FRONT=1`` in the environment every test of the ``server`` fixture
     runs through the front address only."""
     if "server" not in metafunc.fixturenames:
         return
     if os.environ.get("CARDTABLE_TEST_FRONT"):
         metafunc.parametrize("server", ["front"], indirect=True)
-    elif getattr(metafunc.module, "FRONT_TOO", False):
-        metafunc.parametrize("server", ["one", "front"], indirect=True)
+    else:
+        front_too = getattr(metafunc.module, "FRONT_TOO", False)
+        if front_too is True or metafunc.function.__name__ in (front_too or ()):
+            metafunc.parametrize("server", ["one", "front"], indirect=True)
 
 
 @pytest.fixture

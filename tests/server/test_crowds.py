@@ -72,7 +72,9 @@ def test_a_crowd_watching(crowded: Server) -> None:
     alone.close()
     table_id, token, player = seated(crowded)
     player.messages.clear()
-    crowd = [Client(crowded, table_id) for _ in range(CROWD)]
+    # spectators that read nothing: unbounded queues, or each connection would stop
+    # reading once its queue is full and could not close but by timing out (10 s each)
+    crowd = [Client(crowded, table_id, max_queue=None) for _ in range(CROWD)]
     joined = time.monotonic()
     message, code = refused(crowded, table_id)
     assert message["code"] == "limit/connections" and code == 4429

@@ -18,10 +18,6 @@ from tests.http import http
 from tests.server.conftest import SQLITE_ONLY, Client, Server
 from tests.server.test_players import me, new_player, take
 
-#: each test of the ``server`` fixture twice: at one process, and through the front
-#: address of three behind HAProxy (conftest.FrontServer; docs/server.md "Routing")
-FRONT_TOO = True
-
 PERSON = {"kind": "person"}
 RANDOM = {"kind": "bot", "bot": "random"}
 

@@ -154,7 +154,7 @@ def test_every_option_set_quick(options: dict[str, Any]) -> None:
 def test_every_option_set_long(options: dict[str, Any]) -> None:
     config = Config("drawbridge", options)
     events = play_both(VectorDrawBridge(**options), deals(config, range(100, 124)),
-                       policies(24, 2, 100), max_steps=3000)
+                       policies(24, 2, 100), max_steps=1600)
     assert events["passed out"] and events["doubled made"] + events["doubled failed"]
 
 

@@ -160,12 +160,12 @@ def test_every_option_set_quick(options: dict[str, Any]) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("options", ids(THREETHIRTEEN))
 def test_every_option_set_whole_matches(options: dict[str, Any]) -> None:
-    """Four matches from the deal to the end, and four more from the eighth round on."""
+    """Two matches from the deal to the end, and four more from the eighth round on."""
     config = Config("threethirteen", options)
-    states = deals(config, range(100, 104)) + late(config, range(100, 104), 8)
-    events = play_both(VectorThreeThirteen(**options), states, policies(8, 2, 100),
+    states = deals(config, range(100, 102)) + late(config, range(100, 104), 8)
+    events = play_both(VectorThreeThirteen(**options), states, policies(6, 2, 100),
                        max_steps=20000)
-    assert events["match over"] == 8 and events["went out"]
+    assert events["match over"] == 6 and events["went out"]
 
 
 def test_whole_matches_reach_the_rare_rules() -> None:

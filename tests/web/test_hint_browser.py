@@ -12,18 +12,27 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player, drawbridge_move
+from tests.web.test_browser import DESKTOP, KHMER, PHONE, Player
 
 pytestmark = pytest.mark.slow
 
 
 def to_my_call(p: Player) -> None:
-    """Play the draw phase (the lowest card each time) until this seat is to call."""
+    """Play the draw phase (the first playable card each time) until this seat is to call.
+    The phase is read from the legal moves the page holds ("pass" is a call), not from
+    what the page has drawn so far, so that a call is never made here by mistake."""
     end = time.monotonic() + 120
-    while not (p.my_turn and p.page.locator("#auction .bid-grid").count()):
-        assert time.monotonic() < end, "no call to make in 2 minutes"
-        if p.my_turn:
-            drawbridge_move(p, bid=False)
+    while True:
+        legal = p.page.evaluate("(window.cardtable.table || {}).legal || []")
+        if p.my_turn and "pass" in legal:
+            p.page.wait_for_selector("#auction .bid-grid")
+            return
+        assert time.monotonic() < end, ("no call to make in 2 minutes", legal, p.page.evaluate(
+            "(window.cardtable.table || {}).view"))
+        if p.my_turn and legal:
+            before = p.moves_seen()
+            p.page.locator("#hand button.card:not([disabled])").first.click()
+            p.wait_moves(before)
         else:
             p.page.wait_for_timeout(50)
 

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import jsonschema
 import pytest
+import websockets
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.cards import RANKS, card_name, parse_card, parse_cards
@@ -139,6 +140,15 @@ SERVER_MESSAGES = jsonschema.Draft202012Validator(
     {"$defs": ws_schema()["$defs"], "$ref": "#/$defs/ServerMessage"})
 
 
+def ws_connect(url: str, **options: Any) -> ClientConnection:
+    """websockets' threading ``connect`` called directly (the caller closes what it
+    opens): with ``legacy=True`` from websockets 17 on, where a direct call without it
+    is deprecated and will one day return a reconnecting iterator instead."""
+    if int(websockets.__version__.split(".")[0]) >= 17:
+        options["legacy"] = True
+    return connect(url, **options)
+
+
 class Client:
     """One WebSocket connection, every message it received kept in ``messages`` (each
     checked against the WebSocket schema's ServerMessage)."""
@@ -147,9 +157,9 @@ class Client:
                  since: int | None = None, open_timeout: float = 30, **options: Any) -> None:
         """``options`` go to websockets' ``connect`` (``max_queue=None`` for a client that
         reads nothing: its connection then reads on and closes at once)."""
-        self.ws: ClientConnection = connect(server.ws_url(table_id, token, since),
-                                            open_timeout=open_timeout, max_size=2**22,
-                                            **options)
+        self.ws: ClientConnection = ws_connect(server.ws_url(table_id, token, since),
+                                               open_timeout=open_timeout, max_size=2**22,
+                                               **options)
         self.messages: list[dict[str, Any]] = []
         self.view: dict[str, Any] = {}      # the latest view received
         self.version = -1                   # the latest version received

@@ -17,11 +17,11 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from cardtable.server import jobs
 from cardtable.server.settings import Settings
-from tests.server.conftest import Client, Server
+from tests.server.conftest import Client, Server, ws_connect
 
 PERSON = {"kind": "person"}
 HEURISTIC = {"kind": "bot", "bot": "heuristic"}
@@ -44,7 +44,7 @@ def post_from(server: Server, address: str, path: str, body: Any) -> httpx.Respo
 
 def socket_from(server: Server, address: str, table_id: str,
                 token: str | None = None) -> ClientConnection:
-    return connect(server.ws_url(table_id, token), open_timeout=30,
+    return ws_connect(server.ws_url(table_id, token), open_timeout=30,
                    source_address=(address, 0))
 
 

@@ -14,7 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.server.conftest import Client, Server
+from tests.server.conftest import Client, Server, ws_connect
 
 CROWD = 150
 
@@ -109,7 +109,7 @@ def test_connections_per_address(sqlite_url: str, tmp_path: Path) -> None:
         message, code = refused(server, table["id"])
         assert message["code"] == "limit/connections" and code == 4429
         # another address is its own count
-        other = connect(server.ws_url(table["id"]), open_timeout=10,
+        other = ws_connect(server.ws_url(table["id"]), open_timeout=10,
                         source_address=("127.0.0.2", 0))
         assert '"welcome"' in str(other.recv(timeout=10))
         other.close()

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 import cardtable
 from cardtable import records
 from cardtable.store import Store, moves
-from tests.server.conftest import Client, Server
+from tests.server.conftest import Client, Server, ws_connect
 from tests.server.test_players import new_player, take
 
 GAMES = {"drawbridge": {"target": 1}, "sequence": {}, "threethirteen": {}}
@@ -223,8 +223,7 @@ def test_undo_against_a_bot_in_each_game_and_after_a_restart(quick: Server) -> N
         assert summary["version"] == after["version"] and summary["to_act"] == 0
         # the person plays on after the restart (with its key) and then resigns
         seat = Client.__new__(Client)
-        from websockets.sync.client import connect
-        seat.ws = connect(quick.ws_url(table["id"]) + f"?player={key}", open_timeout=30)
+        seat.ws = ws_connect(quick.ws_url(table["id"]) + f"?player={key}", open_timeout=30)
         seat.messages, seat.view, seat.version = [], {}, -1
         assert welcome(seat)["version"] == after["version"]
         assert seat.view["legal"] == after["legal"] and seat.view["hand"] == after["hand"]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cardtable.server.reading import CHAT_PRESETS
 from cardtable.server.refusals import CODES
 from tests.http import http
-from tests.server.conftest import Client, Server
+from tests.server.conftest import Client, Server, ws_connect
 
 pytestmark = pytest.mark.slow
 
@@ -203,8 +203,7 @@ def test_player_routes(fuzz_server: Server, tables: dict[str, Any], body: Any, k
                             timeout=30))
     table = tables["table"]["id"]
     client = Client.__new__(Client)
-    from websockets.sync.client import connect
-    client.ws = connect(f"ws://127.0.0.1:{fuzz_server.port}/ws/tables/{table}"
+    client.ws = ws_connect(f"ws://127.0.0.1:{fuzz_server.port}/ws/tables/{table}"
                         f"?player={quote(key, safe='')}", open_timeout=30)
     client.messages, client.view, client.version = [], {}, -1
     first = client.recv(10)

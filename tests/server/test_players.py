@@ -19,7 +19,7 @@ from cardtable.server.players import code_hash, shown
 from cardtable.store import Store
 from cardtable.store import players as stored
 from tests.http import http
-from tests.server.conftest import SQLITE_ONLY, Client, Server, play_all
+from tests.server.conftest import SQLITE_ONLY, Client, Server, play_all, ws_connect
 
 KEY = "X-Player-Key"
 
@@ -125,8 +125,7 @@ def test_a_player_key_holds_seats_at_two_tables_and_only_its_holder_sees_them(
 
 def connect_with_key(server: Server, table_id: str, key: str) -> Client:
     client = Client.__new__(Client)
-    from websockets.sync.client import connect
-    client.ws = connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}?player={key}",
+    client.ws = ws_connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}?player={key}",
                         open_timeout=30)
     client.messages, client.view, client.version = [], {}, -1
     return client

@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
 
 from cardtable.server.room import WATCHER_NAMES
 from tests.http import http
-from tests.server.conftest import Client, Server
+from tests.server.conftest import Client, Server, ws_connect
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +39,7 @@ def player(server: Server, name: str | None) -> str:
 def watch(server: Server, table_id: str, query: str) -> Client:
     """A spectator's connection with ``query`` (a Client, its messages checked)."""
     client = Client.__new__(Client)
-    client.ws = connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}?{query}",
+    client.ws = ws_connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}?{query}",
                         open_timeout=30, max_size=2**22)
     client.messages, client.view, client.version = [], {}, -1
     return client

@@ -1,4 +1,6 @@
-"""The blend of Sequence's value network and the learned scores (cardtable.bots.blend)."""
+"""The blend of Sequence's value network and the learned scores (cardtable.bots.blend):
+what it adds to every bot's checks (legal, seeded, blind to hidden cards:
+tests/bots/test_bots.py)."""
 
 from __future__ import annotations
 
@@ -7,43 +9,23 @@ import random
 import pytest
 
 import cardtable
-from cardtable.bots import make
+from cardtable.bots import make, sequence_learned
 from cardtable.bots.blend import BlendBot
 from cardtable.bots.blend import make as make_spec
 from cardtable.core import OptionsError
-from cardtable.sequence.game import SequenceState
 
 
-@pytest.mark.parametrize(("game", "options"), [
-    ("sequence", {}), ("sequence", {"players": 3}), ("threethirteen", {}),
-    ("drawbridge", {"target": 20})])
-def test_it_plays_only_legal_moves(game: str, options: dict[str, int]) -> None:
-    state = cardtable.new_game(game, **options).deal(seed=1)
-    bots = [BlendBot(1)] + [make("random", seed=s) for s in range(state.game.num_players - 1)]
-    while not state.is_terminal and len(state.history) < 150:
+def test_sequence_with_other_options_is_the_learned_bot_s() -> None:
+    """No network for three players: the learned bot's scores alone, legal moves. (Every
+    game at its default options: tests/bots/test_bots.py, as every bot.)"""
+    state = cardtable.new_game("sequence", players=3).deal(seed=1)
+    while not state.is_terminal and len(state.history) < 30:
         seat = state.current_player
         assert seat is not None
-        action = bots[seat].choose(state)
-        assert action in state.legal_actions()
-        state.apply(action)
-
-
-def test_it_reads_only_what_its_seat_may_know() -> None:
-    """The same move from two states that differ only in cards hidden from the seat."""
-    rng = random.Random(7)
-    state = cardtable.new_game("sequence").deal(seed=3)
-    assert isinstance(state, SequenceState)
-    bot = BlendBot(1)
-    for _ in range(12):
-        seat = state.current_player
-        assert seat is not None
-        other = state.resample(seat, rng)
-        assert other.hands[1 - seat] != state.hands[1 - seat]
-        bot.reset()
-        mine = bot.choose(state)
-        bot.reset()
-        assert bot.choose(other) == mine
-        state.apply(rng.choice(state.legal_actions()))
+        scored = BlendBot(1).scores(state, seat)
+        assert scored == sequence_learned.move_scores(state, seat,
+                                                      sequence_learned.load_weights())
+        state.apply(max(scored, key=lambda pair: pair[0])[1])
 
 
 def test_no_weight_is_the_network_alone_and_bad_weights_are_refused() -> None:

@@ -77,3 +77,41 @@ def test_a_call_hint_shows_the_contract_each_call_leads_to(browser: Any, server:
     p.page.click("#play-hint")
     p.wait_moves(before)
     p.close()
+
+
+#: hintDetail's lists for a made-up hint: eight groups of calls, the hinted call's group
+#: tied on the match chance with the best and short of it on points, then ranked last
+HINT_ROWS = """async ([move, chance]) => {
+  const { hintDetail } = await import('/static/js/drawbridge.js');
+  const page = { seat: 0, seatName: (s) => `seat ${s}` };
+  const calls = [1, 2, 3, 4, 5, 6, 7].map((level) => ({
+    call: `${level}C`, contract: `${level}C`, declarer: 0, tricks: 6 + level,
+    points: [20 * level, 0], win_probability: 0.9 - level / 100 }));
+  calls.push({ call: 'pass', contract: null, declarer: null, tricks: null, points: [0, 0],
+               win_probability: chance });
+  const o = calls.find((c) => c.call === move);
+  const box = hintDetail(page, { move, calls, outcome: o });
+  return [...box.querySelectorAll('#hint-calls li')].map(
+    (li) => [li.className, li.textContent]);
+}"""
+
+
+def test_the_hinted_call_is_always_in_the_list_and_first_of_its_equals(
+        browser: Any, server: str) -> None:
+    """The hinted call's group is listed wherever it ranks (the deal once put it sixth,
+    and no row was marked), and first among the calls of the same match chance."""
+    p = Player(browser, server)
+    p.page.goto(server + "/")
+    p.page.wait_for_selector(".game-card")
+    # a hint on pass, tied with 1C on the chance (0.89) but with fewer points: first
+    rows = p.page.evaluate(HINT_ROWS, ["pass", 0.89])
+    assert [cls for cls, _ in rows[:2]] == ["hinted-call", ""] and "passed out" in rows[0][1]
+    # a hint on a call worth less than the five best (it can be, by rounding): listed
+    # fifth, marked, and the rest counted
+    rows = p.page.evaluate(HINT_ROWS, ["pass", 0.5])
+    assert len(rows) == 6 and [cls for cls, _ in rows].count("hinted-call") == 1
+    assert rows[4][0] == "hinted-call" and rows[5][1] == "3 other calls do no better"
+    # a hint on the best call: first, as before
+    rows = p.page.evaluate(HINT_ROWS, ["1C", 0.5])
+    assert rows[0][0] == "hinted-call" and rows[5][1] == "3 other calls do no better"
+    p.close()

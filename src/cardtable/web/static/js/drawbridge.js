@@ -95,20 +95,26 @@ export function hintDetail(page, hint) {
     if (!groups.has(key)) groups.set(key, { o: c, calls: [] });
     groups.get(key).calls.push(c.call);
   }
-  const worth = (o) => [o.win_probability, o.points[me] - o.points[1 - me]];
+  // by the match chance, the hinted call's group first of its equals (the bot chose it:
+  // chances are rounded for the page, and many calls often tie), then by the points
+  const hinted = (g) => g.calls.includes(hint.move);
+  const worth = (g) => [g.o.win_probability, hinted(g) ? 1 : 0, g.o.points[me] - g.o.points[1 - me]];
   const sorted = [...groups.values()].sort((a, b) => {
-    const [pa, da] = worth(a.o), [pb, db] = worth(b.o);
-    return pb - pa || db - da;
+    const wa = worth(a), wb = worth(b);
+    return wb[0] - wa[0] || wb[1] - wa[1] || wb[2] - wa[2];
   });
+  // the five best, and always the hinted call's group
   const shown = sorted.slice(0, 5);
+  const mine = sorted.find(hinted);
+  if (mine && !shown.includes(mine)) shown.splice(4, 1, mine);
   const rows = shown.map((g) => {
     const names = g.calls.slice(0, 4).map(callLabel).join(", ")
       + (g.calls.length > 4 ? " " + _("and {n} more", { n: g.calls.length - 4 }) : "");
-    return h("li", { class: g.calls.includes(hint.move) ? "hinted-call" : "" },
+    return h("li", { class: hinted(g) ? "hinted-call" : "" },
       h("strong", {}, names), " → ", outcomeText(g.o, page),
       " ", h("span", { class: "muted" }, _("({pct}% chance)", { pct: Math.round(g.o.win_probability * 100) })));
   });
-  const rest = sorted.slice(5).reduce((n, g) => n + g.calls.length, 0);
+  const rest = sorted.filter((g) => !shown.includes(g)).reduce((n, g) => n + g.calls.length, 0);
   if (rest) rows.push(h("li", { class: "muted" }, _("{n} other calls do no better", { n: rest })));
   return h("span", {}, ...lines,
     h("div", { class: "hint-calls", id: "hint-calls" },

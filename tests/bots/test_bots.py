@@ -9,16 +9,12 @@ import pytest
 
 import cardtable
 from cardtable import IllegalActionError, OptionsError
-from cardtable.bots import KINDS, blend, hint, make
+from cardtable.bots import KINDS, hint, make
 from cardtable.bots.base import Heuristic, heuristic_for
 from cardtable.bots.ismcts import ISMCTSBot
 from cardtable.bots.sequence import HEURISTIC
 
 BUDGET = {"iterations": 30}
-#: the package's bots that are not kinds of ``make`` (the arena's outside bots), checked
-#: here as the kinds are
-OUTSIDE = {"blend": blend.make}
-EVERY = KINDS + tuple(OUTSIDE)
 
 
 def positions(name: str, count: int, seed: int) -> list[cardtable.State]:
@@ -38,12 +34,10 @@ def positions(name: str, count: int, seed: int) -> list[cardtable.State]:
 
 
 def bot(kind: str, seed: int) -> cardtable.bots.Bot:
-    if kind in OUTSIDE:
-        return OUTSIDE[kind](seed)
     return make(kind, seed=seed, **(BUDGET if kind == "ismcts" else {}))
 
 
-@pytest.mark.parametrize("kind", EVERY)
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_bots_choose_legal_moves(name: str, kind: str) -> None:
     count = 15 if kind in ("ismcts", "lookahead") else 300
@@ -62,7 +56,7 @@ def whole_game(name: str, kind: str) -> cardtable.State:
     return cardtable.new_game(name).deal(seed=3)
 
 
-@pytest.mark.parametrize("kind", EVERY)
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_bots_play_whole_games(name: str, kind: str) -> None:
     state = whole_game(name, kind)
@@ -74,14 +68,14 @@ def test_bots_play_whole_games(name: str, kind: str) -> None:
     assert state.is_terminal
 
 
-@pytest.mark.parametrize("kind", EVERY)
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_bots_are_deterministic_for_a_seed(name: str, kind: str) -> None:
     for state in positions(name, 5, seed=11):
         assert bot(kind, seed=4).choose(state) == bot(kind, seed=4).choose(state)
 
 
-@pytest.mark.parametrize("kind", EVERY)
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_bots_never_read_a_hidden_card(name: str, kind: str) -> None:
     # the same bot, handed a state whose hidden cards were dealt afresh, chooses the same
@@ -127,14 +121,15 @@ def test_hint_recommends_a_legal_move(name: str) -> None:
         hint(state, (state.current_player + 1) % state.game.num_players)  # type: ignore[operator]
 
 
-def test_a_sequence_hint_gives_the_learned_bots_move_with_the_searchs_estimate() -> None:
-    """The learned bot is measured stronger than a hint's search in Sequence: the hint is
-    its move wherever the search tried that move, valued by the search."""
+def test_a_sequence_hint_gives_the_blend_bots_move_with_the_searchs_estimate() -> None:
+    """The blend bot (the expert level) is measured stronger than a hint's search in
+    Sequence: the hint is its move wherever the search tried that move, valued by the
+    search."""
     given = 0
     for state in positions("sequence", 6, seed=23):
         seat = state.current_player
         advice = hint(state, seat, {"iterations": 200}, seed=4)
-        learned = make("learned", seed=4).choose(state)
+        learned = make("blend", seed=4).choose(state)
         searched = ISMCTSBot(4, iterations=200).search(state)
         if str(learned) in searched.values:
             assert advice.action == learned

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import cardtable
-from cardtable import records
+from cardtable import CardtableError, records
 from cardtable.cli import main
 from cardtable.rulebook import rule_book, rules_of
 from cardtable.tui.app import ReplayApp, TextScreen
@@ -121,12 +121,40 @@ def test_rules_of_an_unknown_game_is_a_usage_error() -> None:
     (["play", "sequence", "--bots", "clever"], "'clever' is not one of"),
     (["play", "sequence", "-o", "colour=red"], "no option 'colour'"),
     (["play", "sequence", "--resume", "x.json"], "--resume takes the game"),
+    (["play", "--resume", "x.json", "--level", "hard"], "--bots and --level out"),
+    (["play", "threethirteen", "--level", "expert"],
+     "threethirteen has no expert level; its levels are easy, medium, hard"),
+    (["play", "sequence", "--level", "hard", "--bots", "ismcts"], "not both"),
+    (["play", "sequence", "--level", "master"], "'master' is not one of"),
     (["replay", "missing.json"], "missing.json: cannot read it"),
 ])
 def test_play_mistakes_are_explained(args: list[str], message: str, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, args + ["--no-save"] if args[0] == "play" else args)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_play_picks_the_bots_by_level_as_the_web_page_does(monkeypatch: Any) -> None:
+    import cardtable.cli.play as play
+    from cardtable.bots.levels import levels
+
+    picked: list[str] = []
+
+    def table(game: Any, humans: list[int], bot_kind: str, **_: Any) -> Any:
+        picked.append(bot_kind)
+        raise CardtableError("stop here")
+
+    monkeypatch.setattr(play, "new_table", table)
+    for game in ("sequence", "drawbridge", "threethirteen"):
+        for level in levels(game):
+            CliRunner().invoke(main, ["play", game, "--level", level.name, "--no-save"])
+            assert picked[-1] == level.bot
+    CliRunner().invoke(main, ["play", "sequence", "--no-save"])
+    assert picked[-1] == "heuristic"   # no --bots, no --level: the medium bot
+    # the help says which bot each level is, game by game
+    help_text = " ".join(CliRunner().invoke(main, ["play", "--help"]).output.split())
+    assert "sequence: easy (random), medium (heuristic), hard (learned), expert (blend)" \
+        in help_text
 
 
 def test_play_needs_a_terminal() -> None:

@@ -33,9 +33,9 @@ def test_every_game_has_levels_weakest_first() -> None:
             assert lv.bot in bots.KINDS
             bots.make(lv.bot, seed=1, **lv.settings)   # the settings are a bot's
             assert lv.strength and lv.evidence and "cardtable arena" in lv.evidence
-    # what the arena measured (README, docs/bots.md): learned beats ISMCTS in Sequence,
-    # the perfect bot is Draw Bridge's strongest
-    assert levels("sequence")[-1].bot == "learned"
+    # what the arena measured (README, docs/bots.md): the blend beats learned, which beats
+    # ISMCTS, in Sequence; the perfect bot is Draw Bridge's strongest
+    assert [lv.bot for lv in levels("sequence")[-2:]] == ["learned", "blend"]
     assert levels("drawbridge")[-1].bot == "perfect"
     assert levels("threethirteen")[-1].bot == "ismcts"
     assert levels("nosuchgame") == ()
@@ -45,7 +45,8 @@ def test_the_levels_api(server: str) -> None:
     with urllib.request.urlopen(server + "/api/levels", timeout=10) as r:
         got = json.loads(r.read())
     assert got == json.loads(json.dumps(levels_json()))
-    assert [lv["bot"] for lv in got["levels"]["sequence"]] == ["random", "heuristic", "learned"]
+    assert [lv["bot"] for lv in got["levels"]["sequence"]] == ["random", "heuristic", "learned",
+                                                                 "blend"]
 
 
 def test_the_pictures_ship_and_are_light() -> None:

@@ -48,11 +48,13 @@ _KINDS: dict[str, BotKind] = {kind.name: kind for kind in (
     BotKind("perfect", lambda seed: PerfectBot(seed), searches=True),
     BotKind("trained", lambda seed: _trained(seed)),
     BotKind("lookahead", lambda seed: _lookahead(seed), searches=True),
+    BotKind("blend", lambda seed: _blend(seed)),
     # a frozen bot to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
     # whatever ``heuristic`` becomes
     BotKind("heuristic-v1", lambda seed: HeuristicBot(seed, "heuristic-v1")),
 )}
-KINDS = ("random", "heuristic", "ismcts", "learned", "perfect", "trained", "lookahead")
+KINDS = ("random", "heuristic", "ismcts", "learned", "perfect", "trained", "lookahead",
+         "blend")
 #: frozen bots to measure against (kinds of ``make`` beside KINDS)
 YARDSTICKS = ("heuristic-v1",)
 
@@ -71,6 +73,13 @@ def _lookahead(seed: int | None) -> Bot:
     return LookaheadBot(seed)
 
 
+def _blend(seed: int | None) -> Bot:
+    """The blend bot (``cardtable.bots.blend``: the value network and the learned scores)."""
+    from cardtable.bots.blend import BlendBot
+
+    return BlendBot(seed)
+
+
 def bot_kind(kind: str) -> BotKind:
     """The declaration of bot ``kind``; OptionsError for a kind there is none of."""
     found = _KINDS.get(kind) if isinstance(kind, str) else None
@@ -80,8 +89,8 @@ def bot_kind(kind: str) -> BotKind:
 
 
 def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
-    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned", "perfect", "trained"
-    or "lookahead"); ISMCTS
+    """A bot of ``kind`` ("random", "heuristic", "ismcts", "learned", "perfect", "trained",
+    "lookahead" or "blend"); ISMCTS
     takes a budget (``iterations=`` or ``seconds=``) and search settings: ``rollout`` ("game", the
     default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
@@ -94,7 +103,9 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     ``cardtable.train`` where one ships (Three Thirteen's action values, Sequence's
     afterstate values for two players) and the heuristic elsewhere. "lookahead" searches
     two plies on Sequence's afterstate values (``cardtable.bots.lookahead``) and plays the
-    other games as "trained" does."""
+    other games as "trained" does. "blend" (Sequence's expert level) adds the z-scores of
+    the afterstate value and of the learned score of each move (``cardtable.bots.blend``)
+    and plays the other games as the heuristic does."""
     declared = bot_kind(kind)
     check_budget(budget)
     if budget and not declared.takes_budget:
@@ -136,7 +147,7 @@ def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = 
          seed: int | None = None) -> Hint:
     """The advice of the strongest bot that answers within a hint's time for ``seat`` (the
     seat to act): ISMCTS's, with ``budget`` as for ``make``; where the game's heuristic
-    names a quicker bot measured stronger (``Heuristic.hint_bot``: Sequence's ``learned``),
+    names a quicker bot measured stronger (``Heuristic.hint_bot``: Sequence's ``blend``),
     that bot's move with the search's estimate of it (the search's own move where the
     search never tried it). Draw Bridge from the auction on: the perfect bot's move, its
     worth exact (``Hint.exact``)."""

@@ -12,6 +12,7 @@ import click
 import cardtable
 from cardtable import records
 from cardtable.bots import KINDS
+from cardtable.bots.levels import LEVEL_NAMES, LEVELS, levels
 from cardtable.cli.options import (
     UserError,
     game_options,
@@ -54,6 +55,24 @@ def _new_record_path(directory: Path, game: str) -> Path:
     return path
 
 
+def _levels_help() -> str:
+    """Each game's levels and the bots that play them, for --level's help."""
+    return "; ".join(f"{game}: " + ", ".join(f"{lv.name} ({lv.bot})" for lv in levels(game))
+                     for game in LEVELS)
+
+
+def _bot_of(game: str, bot_kind: str | None, level: str | None) -> str:
+    """The bot that plays the other seats: --bots's, --level's, or the heuristic."""
+    if level is None:
+        return bot_kind or "heuristic"
+    if bot_kind is not None:
+        raise UserError("give --bots (a bot by name) or --level (a bot by strength), not both")
+    found = {lv.name: lv.bot for lv in levels(game)}
+    if level not in found:
+        raise UserError(f"{game} has no {level} level; its levels are {', '.join(found)}")
+    return found[level]
+
+
 @click.command()
 @click.argument("game_name", metavar="[GAME]", required=False)
 @players_option
@@ -62,9 +81,12 @@ def _new_record_path(directory: Path, game: str) -> Path:
               help="Your seat, 0 first (default 0). Give several (--seat 0 --seat 2, or "
               "--seat 0,2, or --seat all) for people sharing the keyboard: hands are hidden "
               "between their turns.")
-@click.option("--bots", "bot_kind", type=click.Choice(sorted(KINDS)), default="heuristic",
-              show_default=True, help="Who plays the other seats: the game's hand-written "
-              "strategy, a searching bot (ismcts, strongest, slower) or random moves.")
+@click.option("--bots", "bot_kind", type=click.Choice(sorted(KINDS)), default=None,
+              help="Who plays the other seats, by the bot's name [default: heuristic]; "
+              "--level picks by strength instead.")
+@click.option("--level", type=click.Choice(LEVEL_NAMES), default=None,
+              help="Who plays the other seats, by strength, as the web page's levels "
+              "(weakest first; docs/bots.md has the measurements): " + _levels_help() + ".")
 @click.option("--think", type=click.FloatRange(min=0.05), default=1.0, show_default=True,
               help="Seconds the ismcts bot, and a hint, may think about one move.")
 @click.option("--seed", type=int, help="Seed of the deal (and the bots): the same seed gives "
@@ -88,7 +110,8 @@ def _new_record_path(directory: Path, game: str) -> Path:
               "(http://HOST:8000/t/ID?seat=N; without ?seat= you watch).")
 @click.option("--name", default=None, help="Your display name at a server's table (--connect).")
 def play(game_name: str | None, players: int | None, teams: int | None,
-         seat_args: tuple[str, ...], bot_kind: str, think: float, seed: int | None,
+         seat_args: tuple[str, ...], bot_kind: str | None, level: str | None, think: float,
+         seed: int | None,
          options: tuple[tuple[str, Any], ...], save_path: Path | None, overwrite: bool,
          record_dir: Path | None, no_save: bool, resume: Path | None, pace: float,
          link: str | None, name: str | None) -> None:
@@ -102,6 +125,7 @@ def play(game_name: str | None, players: int | None, teams: int | None,
     Examples:
       cardtable play sequence
       cardtable play sequence --players 4 --seat 0,2     two people vs two bots
+      cardtable play sequence --level expert
       cardtable play threethirteen -p 3 --bots ismcts --think 2
       cardtable play --resume ~/.local/share/cardtable/games/sequence-....json
       cardtable play --connect http://192.168.1.20:8000/t/Xq3...?seat=1
@@ -110,9 +134,11 @@ def play(game_name: str | None, players: int | None, teams: int | None,
         _connect(link, name)
         return
     if resume is not None:
-        if game_name or players or teams or options or seed is not None or seat_args:
-            raise UserError("--resume takes the game, options, seed and seats from the "
-                            "record; leave GAME, --players, --teams, -o, --seed and --seat out")
+        if (game_name or players or teams or options or seed is not None or seat_args
+                or bot_kind or level):
+            raise UserError("--resume takes the game, options, seed, seats and bots from the "
+                            "record; leave GAME, --players, --teams, -o, --seed, --seat, "
+                            "--bots and --level out")
         app_table = _resumed(resume, think)
     else:
         if game_name is None:
@@ -122,6 +148,7 @@ def play(game_name: str | None, players: int | None, teams: int | None,
             raise UserError(f"unknown game {game_name!r}; the games are "
                             f"{', '.join(cardtable.game_names())}")
         game = make_game(game_name, players, options, teams=teams)
+        bot_kind = _bot_of(game_name, bot_kind, level)
         humans = _seats(seat_args, game.num_players)
         if save_path is not None and save_path.exists() and not overwrite and not no_save:
             raise UserError(f"{save_path} already exists: play on with `cardtable play "

@@ -80,6 +80,8 @@ export function botLabel(kind, game = null) {
     case "learned": return _("Bot: learned");
     case "perfect": return _("Bot: perfect");
     case "trained": return _("Bot: trained");
+    case "lookahead": return _("Bot: looking ahead");   // two plies on the trained network
+    case "blend": return _("Bot: blend");   // the trained network and the learned scores
     default: return _("Bot: {kind}", { kind });
   }
 }

@@ -161,6 +161,60 @@ def test_a_tiny_value_run_trains_checkpoints_resumes_and_plays_as_a_bot(tmp_path
         load(tmp_path / "bad.npz")
 
 
+def test_bot_games_are_labelled_afterstates_the_same_from_the_same_seed() -> None:
+    from cardtable.train import value
+
+    kinds = ("blend", "heuristic-v1")
+    obs, labels, numbers = value.bot_games(4, seed=3, kinds=kinds, net=random_net())
+    assert obs.shape == (len(labels), 523) and obs.dtype == np.uint8
+    assert sorted(set(numbers.tolist())) == [0, 1, 2, 3]
+    for number in range(4):   # one seat won: 1 for its moves, 0 for the other's
+        assert set(labels[numbers == number].tolist()) in ({0.0, 1.0}, {0.5})
+    # each game's positions are together, in order
+    firsts = np.flatnonzero(np.diff(numbers, prepend=-1))
+    assert len(firsts) == 4
+    # the same data again from the same seed; the network given is the one played
+    again = value.bot_games(4, seed=3, kinds=kinds, net=random_net())
+    assert all(np.array_equal(a, b) for a, b in zip((obs, labels, numbers), again,
+                                                    strict=True))
+    other = value.bot_games(4, seed=3, kinds=kinds, net=random_net(2))
+    assert not np.array_equal(obs[:len(other[0])], other[0][:len(obs)])
+
+
+@pytest.mark.slow
+def test_a_value_run_can_start_from_weights_and_learn_from_bot_games(tmp_path: Path) -> None:
+    """--init shipped --bot-games: the run starts from the shipped weights (its first
+    point is theirs), adds the bots' games to the set, says so in the weights' meta, and
+    refuses what it cannot do."""
+    pytest.importorskip("torch", reason="the train extra is not installed")
+    from cardtable.train import dmc
+
+    args = ["sequence", "--method", "value", "--positions", "600", "--holdout", "300",
+            "--batch", "64", "--eval-every", "128", "--eval-deals", "0", "--quiet",
+            "--init", "shipped", "--bot-games", "4", "--bots", "blend,learned",
+            "--workers", "2"]
+    dmc.main([*args, "--out", str(tmp_path / "zero"), "--samples", "0"])
+    start = load(tmp_path / "zero" / "latest.npz")
+    assert isinstance(start, ValueNet) and start.meta["init"] == "shipped"
+    assert start.meta["bot_games"] == 4 and start.meta["bots"] == ["blend", "learned"]
+    assert start.meta["positions"] > 600   # the bots' positions too
+    net = shipped()
+    assert net is not None
+    rows = np.random.default_rng(1).integers(0, 3, (20, 523)).astype(np.float32)
+    assert np.allclose(start.logits(rows), net.logits(rows), atol=2e-2)   # float16 twice
+    dmc.main([*args, "--out", str(tmp_path / "run"), "--samples", "128"])
+    assert load(tmp_path / "run" / "latest.npz").meta["samples"] == 128
+    (tmp_path / "bad.npz").write_bytes(b"not weights")
+    for bad, said in ((["--bots", "clever"], "unknown bot 'clever'"),
+                      (["--bot-games", "-1"], "--bot-games must be"),
+                      (["--method", "dmc"], "are --method value's")):
+        with pytest.raises(SystemExit) as exc:
+            dmc.main([*args, *bad, "--out", str(tmp_path / "bad")])
+        assert exc.value.code == 2, said
+    with pytest.raises(SystemExit, match="not a Sequence value network"):
+        dmc.main([*args, "--init", str(tmp_path / "bad.npz"), "--out", str(tmp_path / "b")])
+
+
 def test_the_shipped_bot_plays_only_legal_moves_in_long_random_playouts() -> None:
     assert shipped() is not None
     game = cardtable.new_game("sequence")

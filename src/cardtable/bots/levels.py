@@ -60,11 +60,11 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               "against ismcts at 1,000 iterations (paired over deals 49-64%)"),
         Level("expert", "Expert", "blend",
               "A trained network and learned scores together: beats the medium bot "
-              "58 games in 100, and the hard bot 52 in 100",
-              "58.1% (56.3-59.9 paired over deals) of 2,000 against heuristic-v1: cardtable "
-              "arena sequence --bots blend,heuristic-v1 --games 2000 --seed 19 --workers 2; "
-              "52.4% (50.6-54.2) of 2,000 against learned: cardtable arena sequence --bots "
-              "blend,learned --games 1000 --seed 777 --workers 2 (and --seed 4242)"),
+              "59 games in 100, and the hard bot 53 in 100",
+              "58.8% (57.0-60.5 paired over deals) of 2,000 against heuristic-v1, 52.9% "
+              "(51.3-54.5) of 2,000 against learned, 50.8% (49.1-52.5) against trained: "
+              "cardtable arena sequence --bots blend,trained,learned,heuristic-v1 --games "
+              "2000 --seed 19 --workers 2"),
     ),
     "drawbridge": (
         Level("easy", "Easy", "random", EASY, "the medium bot beats it 98.2% (96.4-99.2) "

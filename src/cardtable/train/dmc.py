@@ -46,9 +46,11 @@ import numpy as np
 
 import cardtable
 from cardtable.arena.ratings import paired_interval
+from cardtable.bots import bot_kind
 from cardtable.bots import make as make_bot
 from cardtable.bots.sequence_value import ValueNet
 from cardtable.bots.trained import QNet, TrainedBot, no_idle_take
+from cardtable.core import OptionsError
 from cardtable.threethirteen.game import TAKE
 
 #: a round's penalty difference (Three Thirteen) over this is a return of 1
@@ -556,6 +558,19 @@ def main(argv: list[str] | None = None) -> None:
                         help="--method value: the positions of the training set")
     parser.add_argument("--holdout", type=int, default=100_000,
                         help="--method value: held-out positions (their own deals)")
+    parser.add_argument("--init", default=None, metavar="WEIGHTS",
+                        help="--method value: start from these weights (a latest.npz, or "
+                             "'shipped': the package's), which the value bots of "
+                             "--bot-games play too")
+    parser.add_argument("--bot-games", type=int, default=0,
+                        help="--method value: scalar games of --bots added to the training "
+                             "set (about 50 positions a game; default none)")
+    parser.add_argument("--bots", default="blend,heuristic-v1",
+                        help="--method value: the bots of --bot-games: the first sits at "
+                             "every game, against each of them in turn, itself included "
+                             "(default blend,heuristic-v1)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="--method value: processes that play --bot-games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--device", default="cpu", help="cpu, or cuda when one is there")
     parser.add_argument("--resume", action="store_true",
@@ -587,10 +602,22 @@ def main(argv: list[str] | None = None) -> None:
     if args.method == "value":
         if args.positions < 1 or args.holdout < 1:
             parser.error("--positions and --holdout must be at least 1")
+        if args.bot_games < 0 or args.workers < 1:
+            parser.error("--bot-games must be 0 or more, --workers at least 1")
+        args.bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+        try:
+            for kind in args.bots:
+                bot_kind(kind)
+        except OptionsError as exc:
+            parser.error(f"--bots: {exc}")
+        if not args.bots:
+            parser.error("--bots names one bot at least")
         from cardtable.train import value
 
         value.main(args)
         return
+    if args.init is not None or args.bot_games or args.workers != 1:
+        parser.error("--init, --bot-games, --bots and --workers are --method value's")
     torch.set_num_threads(max(1, torch.get_num_threads()))
     run = Run(args.game, args.out, args.seed, args.envs, args.batch, args.lr, args.epsilon,
               hidden, args.device, args.target)

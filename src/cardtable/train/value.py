@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 import cardtable
-from cardtable.bots.sequence_value import ValueNet, afterstates, inputs
+from cardtable.bots.sequence_value import OBS_SIZE, ValueNet, afterstates, inputs
+from cardtable.core import OptionsError
 from cardtable.train.dmc import EVAL_SEED, _bar, evaluate
 
 #: each seat of each game plays a random legal move this share of the time, one drawn
@@ -101,6 +102,97 @@ def play(positions: int, seed: int, envs: int = 1024, first_deal: int | None = N
     return obs[known][:positions], labels[:positions], numbers[known][:positions]
 
 
+#: --bot-games: each seat plays a random legal move this share of the time, one drawn per
+#: game and seat (fewer than in the batched games: these bots' own play is the point)
+BOT_EPSILONS = (0.0, 0.0, 0.0, 0.03, 0.1)
+#: --bot-games are dealt from seeds BOT_GAMES_SEED + seed * 10**6 on: no evaluation or
+#: held-out game, and no arena measurement of the docs, deals them
+BOT_GAMES_SEED = 3 * 10**9
+#: games a worker plays per task
+BOT_CHUNK = 20
+
+
+def bot_games(games: int, seed: int, kinds: tuple[str, ...], net: ValueNet | None,
+              workers: int = 1, progress: bool = False
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The afterstates (uint8, (n, 523)) of ``games`` scalar games between the package's
+    bots, their mover's results and game numbers, as ``play``'s. The first of ``kinds``
+    sits at every game, against each of ``kinds`` in turn (itself included), the seats
+    alternating; the bots that play a value network (``blend``, ``trained``,
+    ``lookahead``) play ``net`` when given (the network being improved: one step of
+    policy iteration). ``workers`` processes; the same arguments give the same data."""
+    tasks = [(first, min(BOT_CHUNK, games - first), seed, kinds, net)
+             for first in range(0, games, BOT_CHUNK)]
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    started = time.perf_counter()
+
+    def shown(done: int) -> None:
+        if progress:
+            print(f"\rplaying bot games: {done:,}/{games:,} games "
+                  f"({time.perf_counter() - started:.0f} s)", end="", file=sys.stderr,
+                  flush=True)
+
+    if workers > 1 and len(tasks) > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for part in pool.imap(_bot_chunk, tasks):
+                parts.append(part)
+                shown(min(games, len(parts) * BOT_CHUNK))
+    else:
+        for task in tasks:
+            parts.append(_bot_chunk(task))
+            shown(min(games, len(parts) * BOT_CHUNK))
+    if progress:
+        print(file=sys.stderr)
+    if not parts:
+        return np.zeros((0, OBS_SIZE), np.uint8), np.zeros(0, np.float32), np.zeros(0, np.int64)
+    return tuple(np.concatenate(column) for column in zip(*parts, strict=True))  # type: ignore[return-value]
+
+
+def _bot_chunk(task: tuple[int, int, int, tuple[str, ...], ValueNet | None]
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``bot_games`` of games ``first`` to ``first + count - 1`` (a worker's task)."""
+    import random
+
+    from cardtable.bots import make
+    from cardtable.encoders import encoder_for
+
+    first, count, seed, kinds, net = task
+    game = cardtable.new_game("sequence", players=2)
+    encoder = encoder_for(game)
+    rng = random.Random(seed * 1_000_003 + first)
+    obs: list[np.ndarray] = []
+    labels: list[float] = []
+    numbers: list[int] = []
+    for number in range(first, first + count):
+        other = kinds[number % len(kinds)]
+        lineup = ((kinds[0], other) if (number // len(kinds)) % 2 == 0
+                  else (other, kinds[0]))
+        bots = [make(kind, seed=rng.getrandbits(32)) for kind in lineup]
+        for bot in bots:
+            if net is not None and hasattr(bot, "net"):
+                bot.net = net
+        eps = [rng.choice(BOT_EPSILONS) for _ in lineup]
+        state = game.deal(seed=BOT_GAMES_SEED + seed * 10**6 + number)
+        seats: list[int] = []
+        while not state.is_terminal:
+            seat = state.current_player
+            assert seat is not None
+            action = (rng.choice(state.legal_actions()) if rng.random() < eps[seat]
+                      else bots[seat].choose(state))
+            before = encoder.encode(state, seat)
+            obs.append(afterstates(before[None, :], np.array([action.id]))[0]
+                       .astype(np.uint8))
+            seats.append(seat)
+            state.apply(action)
+        results = [(r + 1) / 2 for r in state.returns()]
+        labels += [results[seat] for seat in seats]
+        numbers += [number] * len(seats)
+    return (np.asarray(obs, np.uint8).reshape(-1, OBS_SIZE), np.asarray(labels, np.float32),
+            np.asarray(numbers, np.int64))
+
+
 # ---------------------------------------------------------------- the network (PyTorch)
 
 def build(window: tuple[int, ...] = WINDOW, head: tuple[int, ...] = HEAD) -> Any:
@@ -140,6 +232,24 @@ def to_numpy(net: Any, meta: dict[str, Any]) -> ValueNet:
     return ValueNet(pairs(net.window), pairs(net.head), meta)
 
 
+def from_numpy(net: ValueNet) -> Any:
+    """The PyTorch network of a NumPy one (``to_numpy``'s inverse): --init's start."""
+    import torch
+
+    torch_net = build(tuple(w.shape[1] for w, _ in net.window),
+                      tuple(w.shape[1] for w, _ in net.head[:-1]))
+
+    def put(seq: Any, pairs: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        modules = [m for m in seq if hasattr(m, "weight")]
+        for module, (w, b) in zip(modules, pairs, strict=True):
+            module.weight.data = torch.from_numpy(w.T.copy())
+            module.bias.data = torch.from_numpy(b.copy())
+
+    put(torch_net.window, net.window)
+    put(torch_net.head, net.head)
+    return torch_net
+
+
 def log_loss(p: np.ndarray, y: np.ndarray) -> float:
     p = np.clip(p, 1e-6, 1 - 1e-6)
     return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
@@ -171,21 +281,32 @@ class ValueRun:
 
     def __init__(self, out: Path, seed: int, positions: int, holdout: int, batch: int,
                  lr: float, device: str, window: tuple[int, ...] = WINDOW,
-                 head: tuple[int, ...] = HEAD, progress: bool = True) -> None:
+                 head: tuple[int, ...] = HEAD, progress: bool = True,
+                 init: tuple[str, ValueNet] | None = None, games: int = 0,
+                 bots: tuple[str, ...] = ("blend", "heuristic-v1"), workers: int = 1) -> None:
         import torch
 
         self.out, self.seed, self.batch = out, seed, batch
+        self.init, self.games, self.bots = init, games, bots
+        if init is not None:
+            window = tuple(w.shape[1] for w, _ in init[1].window)
+            head = tuple(w.shape[1] for w, _ in init[1].head[:-1])
         self.window, self.head = window, head
         self.device = torch.device(device)
         started = time.perf_counter()
         self.obs, self.labels, _ = play(positions, seed, envs=min(1024, positions // 60 + 1),
                                         progress=progress)
+        if games:
+            more, results, _ = bot_games(games, seed, bots, None if init is None else init[1],
+                                         workers, progress)
+            self.obs = np.concatenate([self.obs, more])
+            self.labels = np.concatenate([self.labels, results])
         self.hold_obs, self.hold_labels, self.hold_games = play(
             holdout, seed, envs=min(256, holdout // 60 + 1), first_deal=HOLDOUT_SEED)
         self.data_seconds = time.perf_counter() - started
         self.prior = float(self.labels.mean()) if len(self.labels) else 0.5
         torch.manual_seed(seed)
-        self.net = build(window, head).to(self.device)
+        self.net = (build(window, head) if init is None else from_numpy(init[1])).to(self.device)
         self.optimiser = torch.optim.Adam(self.net.parameters(), lr=lr)
         self.rng = np.random.default_rng(seed)
         self.order = self.rng.permutation(len(self.labels))
@@ -201,7 +322,9 @@ class ValueRun:
                 "kind": "afterstate value", "samples": self.samples, "seed": self.seed,
                 "positions": int(len(self.labels)), "window_layers": list(self.window),
                 "head_layers": list(self.head),
-                "method": "afterstate value (cardtable.train.value)"}
+                "method": "afterstate value (cardtable.train.value)",
+                **({"bot_games": self.games, "bots": list(self.bots)} if self.games else {}),
+                **({"init": self.init[0]} if self.init is not None else {})}
 
     def numpy_net(self) -> ValueNet:
         return to_numpy(self.net, self.meta)
@@ -356,8 +479,20 @@ def main(args: Any) -> None:
     if args.hidden:
         widths = tuple(int(h) for h in args.hidden.split(","))
         window, head = widths[:2], widths[2:] or HEAD
+    init = None
+    if args.init is not None:
+        from cardtable.bots.sequence_value import shipped
+
+        try:
+            net = shipped() if args.init == "shipped" else ValueNet.load(args.init)
+        except OptionsError as exc:
+            raise SystemExit(f"cardtable.train: --init: {exc}") from None
+        if net is None:
+            raise SystemExit("cardtable.train: --init shipped: no value network is shipped")
+        init = (args.init, net)
     run = ValueRun(args.out, args.seed, args.positions, args.holdout, args.batch, args.lr,
-                   args.device, window, head, progress=not args.quiet)
+                   args.device, window, head, progress=not args.quiet, init=init,
+                   games=args.bot_games, bots=args.bots, workers=args.workers)
     if args.resume:
         run.resume()
     curve = train(run, args.samples, args.eval_every, args.eval_deals,

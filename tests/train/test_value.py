@@ -207,7 +207,8 @@ def test_a_value_run_can_start_from_weights_and_learn_from_bot_games(tmp_path: P
     (tmp_path / "bad.npz").write_bytes(b"not weights")
     for bad, said in ((["--bots", "clever"], "unknown bot 'clever'"),
                       (["--bot-games", "-1"], "--bot-games must be"),
-                      (["--method", "dmc"], "are --method value's")):
+                      (["--method", "dmc"], "are --method value's"),
+                      (["--hidden", "8,8,8"], "leave --hidden out")):
         with pytest.raises(SystemExit) as exc:
             dmc.main([*args, *bad, "--out", str(tmp_path / "bad")])
         assert exc.value.code == 2, said

@@ -604,6 +604,8 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("--positions and --holdout must be at least 1")
         if args.bot_games < 0 or args.workers < 1:
             parser.error("--bot-games must be 0 or more, --workers at least 1")
+        if args.init is not None and args.hidden:
+            parser.error("--init's weights set the layers' widths: leave --hidden out")
         args.bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
         try:
             for kind in args.bots:

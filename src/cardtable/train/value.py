@@ -16,6 +16,10 @@ shuffled minibatches. Every ``--eval-every`` samples: its held-out log-loss agai
 constant baseline (the training games' mean result), a calibration table, and the NumPy
 bot against ``heuristic-v1`` on ``--eval-deals`` deals played twice (deal seeds from 10**9
 on, as ``cardtable.train.dmc``); a checkpoint; ``--resume`` goes on from it.
+
+Policy iteration (``bot_games``): ``--bot-games N`` adds N scalar games between the
+package's bots (``--bots``; the value bots among them play the ``--init`` network, the
+one the run starts from), played by ``--workers`` processes, to the training set.
 """
 
 from __future__ import annotations

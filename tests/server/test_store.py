@@ -18,6 +18,21 @@ from cardtable.store import ConflictError, SeatRow, Store, TableRow
 from tests.server.conftest import Client, Server
 
 
+@pytest.mark.parametrize("command", [["serve"], ["db", "status"], ["db", "upgrade"]])
+def test_a_db_that_is_no_database_url_is_refused_in_words(command: list[str],
+                                                          tmp_path: Path) -> None:
+    """A file's path, an empty value, a database cardtable does not keep its tables in, a
+    port that is no number: a usage error saying what --db takes, never a traceback, and
+    never the password of a URL."""
+    for value, said in ((str(tmp_path / "t.db"), f"--db sqlite:///{tmp_path / 't.db'}"),
+                        ("", "not a database URL"),
+                        ("mysql://u@h/d", "SQLite or PostgreSQL, not mysql"),
+                        ("postgresql://u:s3cret@h:x/n", "not a database URL")):
+        result = CliRunner().invoke(main, [*command, "--db", value])
+        assert result.exit_code == 2 and said in result.output, result.output
+        assert "Traceback" not in result.output and "s3cret" not in result.output
+
+
 def test_db_upgrade_creates_the_schema_and_serve_refuses_an_outdated_one(tmp_path: Path
                                                                           ) -> None:
     url = f"sqlite:///{tmp_path / 'a.db'}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cardtable.cli.serve import DB_HELP
+from cardtable.cli.serve import DB_HELP, database_url
 
 
 @click.group()
@@ -13,7 +13,7 @@ def db() -> None:
 
 
 @db.command()
-@click.option("--db", "db_url", metavar="URL", help=DB_HELP)
+@click.option("--db", "db_url", metavar="URL", help=DB_HELP, callback=database_url)
 def upgrade(db_url: str | None) -> None:
     """Create or migrate the schema to the one this cardtable needs."""
     from cardtable import store
@@ -34,7 +34,7 @@ def upgrade(db_url: str | None) -> None:
 
 
 @db.command()
-@click.option("--db", "db_url", metavar="URL", help=DB_HELP)
+@click.option("--db", "db_url", metavar="URL", help=DB_HELP, callback=database_url)
 def status(db_url: str | None) -> None:
     """Say whether the schema is current, outdated or absent."""
     from cardtable import store

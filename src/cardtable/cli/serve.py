@@ -13,8 +13,33 @@ DB_HELP = ("database URL: sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@H
            "(default: a SQLite file in $XDG_DATA_HOME/cardtable/)")
 
 
+def database_url(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """``--db``: a SQLite or PostgreSQL URL, or a clear refusal (never a traceback)."""
+    if value is None:
+        return None
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        url = make_url(value)
+        backend, _ = url.get_backend_name(), url.port
+    except (ArgumentError, ValueError):
+        # the value is not echoed where it may hold a password
+        shown = "" if "@" in value else f": {value!r}"
+        hint = ("" if "://" in value or not value
+                else f"; for the SQLite file {value}: --db sqlite:///{value}")
+        raise click.BadParameter(f"not a database URL{shown} (sqlite:///FILE or "
+                                 f"postgresql+psycopg://USER:PASSWORD@HOST/NAME){hint}") \
+            from None
+    if backend not in ("sqlite", "postgresql"):
+        raise click.BadParameter(f"cardtable keeps its tables in SQLite or PostgreSQL, not "
+                                 f"{backend} (sqlite:///FILE or "
+                                 "postgresql+psycopg://USER:PASSWORD@HOST/NAME)")
+    return value
+
+
 @click.command()
-@click.option("--db", "db_url", metavar="URL", help=DB_HELP)
+@click.option("--db", "db_url", metavar="URL", help=DB_HELP, callback=database_url)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="address to listen on (0.0.0.0: every interface)")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))

@@ -1,8 +1,9 @@
-"""Sequence's afterstate value network and the learned bot's feature scores, blended: a
-variant measured for issue 34 (docs/bots.md, "The network and the learned scores
-blended"), played in the arena as an outside bot::
+"""Sequence's afterstate value network and the learned bot's feature scores, blended:
+the "blend" bot (``cardtable.bots.make("blend")``), Sequence's expert level (docs/bots.md,
+"The network and the learned scores blended"). With another weight of the learned
+scores, an outside bot of the arena::
 
-    cardtable arena sequence --bots cardtable.bots.blend:make:w=1,learned --games 1000
+    cardtable arena sequence --bots cardtable.bots.blend:make:w=0.5,learned --games 1000
 
 Each legal move's score is its afterstate value's z-score over the legal moves plus ``w``
 times its learned score's z-score (a dead-card exchange first, as both bots play it).

@@ -148,7 +148,7 @@ class SequenceHeuristic(Heuristic):
     tree_size = 1000
     # the learned bot beats ISMCTS at 1,000 iterations (57 games in 100) and the heuristic
     # (55.6% of 2,000) in a millisecond, and the blend (the expert level) beats the learned
-    # bot (52.4% of 2,000) and the heuristic (58.1%) in 3: a hint gives its move
+    # bot (52.9% of 2,000) and heuristic-v1 (58.8%) in 3: a hint gives its move
     # (docs/bots.md)
     hint_bot = "blend"
 

@@ -22,7 +22,8 @@ def database_url(_ctx: click.Context, _param: click.Parameter, value: str | None
 
     try:
         url = make_url(value)
-        backend, _ = url.get_backend_name(), url.port
+        backend = url.get_backend_name()
+        url.port   # noqa: B018  (read to parse it: a port that is no number is a ValueError)
     except (ArgumentError, ValueError):
         # the value is not echoed where it may hold a password
         shown = "" if "@" in value else f": {value!r}"

@@ -236,12 +236,18 @@ def to_numpy(net: Any, meta: dict[str, Any]) -> ValueNet:
     return ValueNet(pairs(net.window), pairs(net.head), meta)
 
 
+def widths(net: ValueNet) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The hidden layers' widths of ``net``: its window layers', its head's (``build``'s
+    arguments)."""
+    return (tuple(w.shape[1] for w, _ in net.window),
+            tuple(w.shape[1] for w, _ in net.head[:-1]))
+
+
 def from_numpy(net: ValueNet) -> Any:
     """The PyTorch network of a NumPy one (``to_numpy``'s inverse): --init's start."""
     import torch
 
-    torch_net = build(tuple(w.shape[1] for w, _ in net.window),
-                      tuple(w.shape[1] for w, _ in net.head[:-1]))
+    torch_net = build(*widths(net))
 
     def put(seq: Any, pairs: list[tuple[np.ndarray, np.ndarray]]) -> None:
         modules = [m for m in seq if hasattr(m, "weight")]
@@ -293,8 +299,7 @@ class ValueRun:
         self.out, self.seed, self.batch = out, seed, batch
         self.init, self.games, self.bots = init, games, bots
         if init is not None:
-            window = tuple(w.shape[1] for w, _ in init[1].window)
-            head = tuple(w.shape[1] for w, _ in init[1].head[:-1])
+            window, head = widths(init[1])
         self.window, self.head = window, head
         self.device = torch.device(device)
         started = time.perf_counter()

@@ -122,8 +122,6 @@ def test_rules_of_an_unknown_game_is_a_usage_error() -> None:
     (["play", "sequence", "-o", "colour=red"], "no option 'colour'"),
     (["play", "sequence", "--resume", "x.json"], "--resume takes the game"),
     (["play", "--resume", "x.json", "--level", "hard"], "--bots and --level out"),
-    (["play", "threethirteen", "--level", "expert"],
-     "threethirteen has no expert level; its levels are easy, medium, hard"),
     (["play", "sequence", "--level", "hard", "--bots", "ismcts"], "not both"),
     (["play", "sequence", "--level", "master"], "'master' is not one of"),
     (["replay", "missing.json"], "missing.json: cannot read it"),
@@ -132,6 +130,18 @@ def test_play_mistakes_are_explained(args: list[str], message: str, tmp_path: Pa
     result = CliRunner().invoke(main, args + ["--no-save"] if args[0] == "play" else args)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_level_a_game_lacks_is_refused_in_words(monkeypatch: Any) -> None:
+    import cardtable.bots.levels as levels_module
+
+    three = levels_module.LEVELS["threethirteen"][:3]
+    monkeypatch.setitem(levels_module.LEVELS, "threethirteen", three)
+    result = CliRunner().invoke(main, ["play", "threethirteen", "--level", "expert",
+                                       "--no-save"])
+    assert result.exit_code == 2
+    assert "threethirteen has no expert level; its levels are easy, medium, hard" \
+        in result.output
 
 
 def test_play_picks_the_bots_by_level_as_the_web_page_does(monkeypatch: Any) -> None:
@@ -155,6 +165,8 @@ def test_play_picks_the_bots_by_level_as_the_web_page_does(monkeypatch: Any) -> 
     help_text = " ".join(CliRunner().invoke(main, ["play", "--help"]).output.split())
     assert "sequence: easy (random), medium (heuristic), hard (learned), expert (blend)" \
         in help_text
+    assert "threethirteen: easy (random), medium (heuristic), hard (ismcts), expert " \
+        "(lookahead)" in help_text
 
 
 def test_play_needs_a_terminal() -> None:

@@ -67,7 +67,8 @@ def _trained(seed: int | None) -> Bot:
 
 
 def _lookahead(seed: int | None) -> Bot:
-    """The lookahead bot (``cardtable.bots.lookahead``: two plies on the trained value)."""
+    """The lookahead bot (``cardtable.bots.lookahead``: two plies on the trained value in
+    Sequence, one draw ahead in Three Thirteen)."""
     from cardtable.bots.lookahead import LookaheadBot
 
     return LookaheadBot(seed)
@@ -102,10 +103,12 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     games as the heuristic does. "trained" plays the network trained by
     ``cardtable.train`` where one ships (Three Thirteen's action values, Sequence's
     afterstate values for two players) and the heuristic elsewhere. "lookahead" searches
-    two plies on Sequence's afterstate values (``cardtable.bots.lookahead``) and plays the
-    other games as "trained" does. "blend" (Sequence's expert level) adds the z-scores of
-    the afterstate value and of the learned score of each move (``cardtable.bots.blend``)
-    and plays the other games as the heuristic does."""
+    two plies on two-player Sequence's afterstate values (``cardtable.bots.lookahead``),
+    plays Three Thirteen by the expected penalty after one more draw (its expert level,
+    ``cardtable.bots.threethirteen_lookahead``) and the rest as "trained" does. "blend"
+    (Sequence's expert level) adds the z-scores of the afterstate value and of the learned
+    score of each move (``cardtable.bots.blend``) and plays the other games as the
+    heuristic does."""
     declared = bot_kind(kind)
     check_budget(budget)
     if budget and not declared.takes_budget:
@@ -147,7 +150,8 @@ def hint(state: State, seat: int | None = None, budget: dict[str, Any] | None = 
          seed: int | None = None) -> Hint:
     """The advice of the strongest bot that answers within a hint's time for ``seat`` (the
     seat to act): ISMCTS's, with ``budget`` as for ``make``; where the game's heuristic
-    names a quicker bot measured stronger (``Heuristic.hint_bot``: Sequence's ``blend``),
+    names a quicker bot measured stronger (``Heuristic.hint_bot``: Sequence's ``blend``,
+    Three Thirteen's ``lookahead``),
     that bot's move with the search's estimate of it (the search's own move where the
     search never tried it). Draw Bridge from the auction on: the perfect bot's move, its
     worth exact (``Hint.exact``)."""

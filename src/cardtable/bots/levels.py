@@ -101,6 +101,14 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               "64.2% (51.5-75.1) of 60 (three sets of 20): cardtable arena threethirteen "
               "--bots ismcts,heuristic --seconds 1 --games 20 --workers 2 --seed 5 (6, 7)",
               {"seconds": 1.0}),
+        Level("expert", "Expert", "lookahead",
+              "Looks one draw ahead: beats the medium bot 63 matches in 100, "
+              "and the hard bot 55 in 100",
+              "63.2% (59.4-66.7 paired over deals) of 400 against heuristic: cardtable "
+              "arena threethirteen --bots lookahead,heuristic --games 400 --seed 41 "
+              "--workers 2; 55.0% (44.4-64.0 paired) of 40 against ismcts at 2,000 "
+              "iterations (about 1 s a move): cardtable arena threethirteen --bots "
+              "lookahead,ismcts --iterations 2000 --games 40 --seed 43 --workers 2"),
     ),
 }
 

@@ -14,8 +14,11 @@ many deals. A dead-card exchange is made at once (RULES 2.4.1: never worse), as 
 winning move.
 
 ``seconds`` caps the thinking time: no new deal is begun once it is spent (one deal at
-least). Games other than two-player Sequence are played as the trained bot plays them.
-docs/bots.md has what it measured: no stronger than the trained bot's one ply.
+least). docs/bots.md has what it measured: no stronger than the trained bot's one ply.
+
+Three Thirteen, any options and players, is played by
+``cardtable.bots.threethirteen_lookahead``: each move judged by the expected penalty of
+the hand after one more draw. Other games are played as the trained bot plays them.
 
 Examples:
     >>> import cardtable
@@ -33,10 +36,12 @@ from typing import Any
 
 import numpy as np
 
+from cardtable.bots import threethirteen_lookahead
 from cardtable.bots.base import Bot
 from cardtable.bots.sequence_value import ACT_KIND, K_DEAD, ValueNet, best_action, shipped
 from cardtable.bots.trained import TrainedBot
 from cardtable.core import Action, OptionsError, State
+from cardtable.threethirteen.game import ThreeThirteenState
 
 __all__ = ["LookaheadBot", "make"]
 
@@ -85,7 +90,9 @@ class LookaheadBot:
 
     def choose(self, state: State) -> Action:
         """The candidate with the best chance after the opponent's reply, averaged over deals
-        of the unseen cards."""
+        of the unseen cards; in Three Thirteen, the hand left after one more draw."""
+        if isinstance(state, ThreeThirteenState) and not state.is_terminal:
+            return threethirteen_lookahead.choose(state)
         net = self._network(state)
         seat = state.current_player
         if net is None or seat is None:

@@ -1,0 +1,139 @@
+"""Three Thirteen's "lookahead" bot: every move judged by the hand it leaves after one more draw.
+
+When a player goes out, every other player has one more turn (RULES 3.6), so the hand a
+seat keeps at the end of its turn is never scored as it stands: at the earliest it is
+scored after one more draw and discard. The bot plays for that hand.
+
+- **Discard**: the card whose removal leaves the least *expected penalty after the next
+  draw*: for each card the seat has not seen (each copy as likely as any other), the
+  least penalty of the hand with that card drawn and the best card discarded, averaged.
+  On the seat's last turn (someone went out) there is no next draw, and the card that
+  leaves the least penalty now is thrown. Among equals it keeps wild cards and throws
+  the highest card.
+- **Draw**: take the top discard when it is wild, or when the hand with it, after the
+  best discard, is worth less penalty than after an average card of the stock.
+
+The cards a seat has not seen are the decks less its hand, the discard pile and the
+cards the others took from it (3.4); after the round's reshuffle, the cards of the old
+pile that the seat has not drawn. It reads nothing else of the state, so two states
+that differ only in hidden cards give the same move. Each move costs a few hundred
+meld solves (``cardtable.threethirteen.melds``), some milliseconds.
+
+docs/bots.md has what it measured against the heuristic and ISMCTS.
+
+Examples:
+    >>> import cardtable
+    >>> from cardtable.bots import make
+    >>> state = cardtable.new_game("threethirteen").deal(seed=1)
+    >>> state.apply(make("lookahead", seed=1).choose(state))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cardtable.core import Action
+from cardtable.threethirteen.game import ACTIONS, DISCARD, DRAW, TAKE, ThreeThirteenState
+from cardtable.threethirteen.melds import UNIT
+
+__all__ = ["choose", "unseen"]
+
+#: a hand as the meld solver takes it: its natural cards packed, and its count of wild cards
+Hand = tuple[int, int]
+
+
+def unseen(state: ThreeThirteenState, seat: int) -> Counter[int]:
+    """The cards ``seat`` has not seen this round, with their counts: the cards the next
+    draw from the stock may be."""
+    seen: Counter[int] = Counter(state._hands[seat])
+    seen.update(state._discard)
+    for other, taken in enumerate(state._taken):
+        if other != seat:
+            seen.update(taken)
+    hidden = Counter({card: state.game.decks for card in range(52)})
+    hidden.subtract(seen)
+    if state.reshuffled:
+        # the stock is the old pile (the table saw it) less what was drawn since
+        could = Counter(state._reshuffle_pile)
+        could.subtract(state._drawn[seat])
+        hidden &= could
+    return +hidden
+
+
+class _Judge:
+    """The penalties of one seat's hands this turn, each solved once."""
+
+    def __init__(self, state: ThreeThirteenState, seat: int) -> None:
+        game = state.game
+        self.melder = game.solver
+        self.wild = state.wild
+        self.wild_value = self.melder.values[self.wild]
+        self.all_wild = game.all_wild_melds
+        self.pool = list(unseen(state, seat).items())
+        self.total = sum(count for _, count in self.pool)
+        self.cache: dict[Hand, int] = {}
+
+    def plus(self, hand: Hand, card: int) -> Hand:
+        packed, wilds = hand
+        return (packed, wilds + 1) if card % 13 == self.wild else (packed + UNIT[card], wilds)
+
+    def minus(self, hand: Hand, card: int) -> Hand:
+        packed, wilds = hand
+        return (packed, wilds - 1) if card % 13 == self.wild else (packed - UNIT[card], wilds)
+
+    def pack(self, cards: list[int]) -> Hand:
+        hand = (0, 0)
+        for card in cards:
+            hand = self.plus(hand, card)
+        return hand
+
+    def penalty(self, hand: Hand) -> int:
+        got = self.cache.get(hand)
+        if got is None:
+            got = self.cache[hand] = self.melder.penalty(hand[0], hand[1], self.wild_value,
+                                                         self.all_wild)
+        return got
+
+    def after_discard(self, hand: Hand, cards: list[int]) -> int:
+        """The least penalty of ``hand`` (holding ``cards``) less one card."""
+        return min(self.penalty(self.minus(hand, card)) for card in set(cards))
+
+    def after_draw(self, hand: Hand, cards: list[int]) -> float:
+        """The expected least penalty after one more draw from the stock and the best
+        discard; the penalty as it stands when the seat has seen every card."""
+        if not self.total:
+            return float(self.penalty(hand))
+        return sum(count * self.after_discard(self.plus(hand, card), cards + [card])
+                   for card, count in self.pool) / self.total
+
+
+def choose(state: ThreeThirteenState) -> Action:
+    """The lookahead's move for the seat to act (module docstring)."""
+    seat = state.current
+    judge = _Judge(state, seat)
+    cards = list(state._hands[seat])
+    hand = judge.pack(cards)
+    last_turn = state.went_out is not None
+    if state.drawing:
+        if not state._stock:
+            return ACTIONS[TAKE]
+        if not state._discard:
+            return ACTIONS[DRAW]
+        top = state._discard[-1]
+        if top % 13 == judge.wild:
+            return ACTIONS[TAKE]
+        taken = judge.after_discard(judge.plus(hand, top), cards + [top])
+        drawn = judge.after_draw(hand, cards)
+        return ACTIONS[TAKE if taken < drawn else DRAW]
+    best: tuple[tuple[float, int, int], int] | None = None
+    values = judge.melder.values
+    for card in sorted(set(cards)):
+        rest = list(cards)
+        rest.remove(card)
+        left = judge.minus(hand, card)
+        worth = judge.penalty(left) if last_turn else judge.after_draw(left, rest)
+        key = (worth, card % 13 == judge.wild, -values[card % 13])
+        if best is None or key < best[0]:
+            best = (key, card)
+    assert best is not None
+    return ACTIONS[DISCARD + best[1]]

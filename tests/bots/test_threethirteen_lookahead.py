@@ -1,0 +1,157 @@
+"""Three Thirteen's lookahead bot: legal under every option, blind to hidden cards, and its
+discard checked against a plain oracle built on ``arrange``."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.bots import make
+from cardtable.bots.threethirteen_lookahead import unseen
+from cardtable.cards import card_name
+from cardtable.threethirteen import arrange
+from cardtable.threethirteen.game import DISCARD, ThreeThirteenState
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"aces": "both", "face_values": "counting"},
+    {"all_wild_melds": False},
+    {"players": 3},
+    {"players": 5, "decks": 3},
+]
+
+
+def positions(count: int, seed: int, **options: Any) -> list[ThreeThirteenState]:
+    """Positions along random play from the start of random rounds."""
+    rng = random.Random(seed)
+    game = cardtable.new_game("threethirteen", **options)
+    out: list[ThreeThirteenState] = []
+    while len(out) < count:
+        state = game.setup(round=rng.randrange(1, 12), seed=rng.getrandbits(32))
+        for _ in range(rng.randrange(0, 80)):
+            if state.is_terminal:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal:
+            assert isinstance(state, ThreeThirteenState)
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(map(str, o.items())))
+def test_it_plays_whole_rounds_against_random_play_under_every_option(
+        options: dict[str, Any]) -> None:
+    game = cardtable.new_game("threethirteen", **options)
+    players = game.num_players
+    for seed in range(2):
+        state = game.setup(round=4 + 3 * seed, seed=seed)
+        assert isinstance(state, ThreeThirteenState)
+        bots = [make("lookahead", seed=1)] + [make("random", seed=s) for s in range(1, players)]
+        start = state.round
+        for _ in range(2000):
+            if state.is_terminal or state.round != start:
+                break
+            seat = state.current_player
+            assert seat is not None
+            action = bots[seat].choose(state)
+            assert action in state.legal_actions()
+            state.apply(action)
+        assert state.is_terminal or state.round != start
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[:3], ids=lambda o: ",".join(map(str, o.items())))
+def test_it_reads_only_what_its_seat_may_know(options: dict[str, Any]) -> None:
+    rng = random.Random(3)
+    bot = make("lookahead", seed=1)
+    for state in positions(25, seed=21, **options):
+        seat = state.current
+        assert bot.choose(state) == bot.choose(state.resample(seat, rng))
+
+
+def test_the_unseen_cards_are_the_decks_less_what_the_seat_saw() -> None:
+    for state in positions(40, seed=5, players=3):
+        seat = state.current
+        seen = Counter(state.hands[seat]) + Counter(state.discard)
+        for other in range(3):
+            if other != seat:
+                seen.update(state._taken[other])
+        expected = Counter({c: state.game.decks for c in range(52)}) - seen
+        if state.reshuffled:
+            assert unseen(state, seat) <= expected
+        else:
+            assert unseen(state, seat) == expected
+        # the stock and the others' unknown cards are all among them
+        hidden = Counter(state.stock)
+        for other in range(3):
+            if other != seat:
+                hidden += Counter(state.hands[other]) - Counter(state._taken[other])
+        assert Counter(state.stock) <= unseen(state, seat) or state.reshuffled
+        assert hidden <= expected
+
+
+def _penalty(cards: list[int], state: ThreeThirteenState) -> int:
+    options = state.game.options
+    return arrange([card_name(c) for c in cards], state.round, aces=options["aces"],
+                   all_wild_melds=options["all_wild_melds"],
+                   face_values=options["face_values"])[2]
+
+
+def _after_draw(cards: list[int], pool: Counter[int], state: ThreeThirteenState) -> float:
+    total = sum(pool.values())
+    worth = 0.0
+    for card, count in pool.items():
+        held = cards + [card]
+        worth += count * min(_penalty(held[:i] + held[i + 1:], state) for i in range(len(held)))
+    return worth / total
+
+
+def test_its_discard_leaves_the_least_expected_penalty_after_the_next_draw() -> None:
+    # the oracle: every discard, every unseen card, every second discard, by arrange
+    checked = 0
+    for state in positions(200, seed=8):
+        if state.drawing or state.went_out is not None or state.round > 4:
+            continue
+        seat = state.current
+        cards = list(state.hands[seat])
+        pool = unseen(state, seat)
+        worth = {}
+        for card in set(cards):
+            rest = list(cards)
+            rest.remove(card)
+            worth[card] = _after_draw(rest, pool, state)
+        chosen = make("lookahead", seed=1).choose(state)
+        card = chosen.id - DISCARD
+        assert worth[card] == pytest.approx(min(worth.values()))
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
+
+
+def test_it_goes_out_and_on_its_last_turn_leaves_the_least_penalty() -> None:
+    game = cardtable.new_game("threethirteen")   # round 1: threes are wild
+    state = game.setup(round=1, dealer=1, hands=[["4S", "5S", "9D"], ["KD", "2C", "9H"]],
+                       stock=["3H", "JC", "QD", "8C"], discard=["6S"])
+    assert isinstance(state, ThreeThirteenState)
+    bot = make("lookahead", seed=1)
+    moves = []
+    for _ in range(4):
+        action = bot.choose(state)
+        moves.append(str(action))
+        state.apply(action)
+    # seat 0 takes the 6S for a run and goes out; seat 1, on its last turn, leaves the
+    # 9D (a pair is no meld), draws the 3H (wild, unmelded: 3 points) and throws the
+    # king: 2 + 9 + 3
+    assert moves == ["take", "discard 9D", "draw", "discard KD"]
+    assert state.round == 2 and state.totals == (0, 14)
+
+
+def test_it_takes_a_wild_card_from_the_discard_pile() -> None:
+    state = cardtable.new_game("threethirteen").setup(
+        round=1, hands=[["4S", "5S", "9D"], ["KD", "2C", "9H"]], stock=["JC", "QD", "8C"],
+        discard=["3D"])
+    assert str(make("lookahead", seed=1).choose(state)) == "take"

@@ -89,8 +89,32 @@ def test_the_unseen_cards_are_the_decks_less_what_the_seat_saw() -> None:
         for other in range(3):
             if other != seat:
                 hidden += Counter(state.hands[other]) - Counter(state._taken[other])
-        assert Counter(state.stock) <= unseen(state, seat) or state.reshuffled
+        assert Counter(state.stock) <= unseen(state, seat)
         assert hidden <= expected
+
+
+def test_after_the_reshuffle_the_unseen_cards_are_the_old_pile_s_not_drawn_since() -> None:
+    game = cardtable.new_game("threethirteen")
+    state = game.setup(round=3, hands=[["AS", "2S", "9D", "KH", "QC"],
+                                       ["7H", "8C", "JD", "3S", "4D"]],
+                       stock=["6C", "5H"], discard=["TS", "9C", "2D", "KD"])
+    assert isinstance(state, ThreeThirteenState)
+    rng = random.Random(1)
+    while not state.reshuffled:
+        assert state.round == 3   # the two cards of the stock are gone within two turns
+        state.apply(rng.choice(state.legal_actions()))
+    checked = 0
+    for _ in range(4):
+        if state.is_terminal or state.round != 3:
+            break
+        checked += 1
+        seat = state.current
+        old_pile = Counter(state._reshuffle_pile) - Counter(state._drawn[seat])
+        got = unseen(state, seat)
+        assert got <= old_pile and Counter(state.stock) <= got
+        assert not got & (Counter(state.hands[seat]) + Counter(state.discard))
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked
 
 
 def _penalty(cards: list[int], state: ThreeThirteenState) -> int:

@@ -121,19 +121,22 @@ def test_hint_recommends_a_legal_move(name: str) -> None:
         hint(state, (state.current_player + 1) % state.game.num_players)  # type: ignore[operator]
 
 
-def test_a_sequence_hint_gives_the_blend_bots_move_with_the_searchs_estimate() -> None:
-    """The blend bot (the expert level) is measured stronger than a hint's search in
-    Sequence: the hint is its move wherever the search tried that move, valued by the
-    search."""
+@pytest.mark.parametrize(("name", "kind"), [("sequence", "blend"),
+                                          ("threethirteen", "lookahead")])
+def test_a_hint_gives_the_expert_bots_move_with_the_searchs_estimate(name: str,
+                                                                    kind: str) -> None:
+    """The expert level's bot is measured stronger than a hint's search in Sequence (the
+    blend) and Three Thirteen (the lookahead): the hint is its move wherever the search
+    tried that move, valued by the search."""
     given = 0
-    for state in positions("sequence", 6, seed=23):
+    for state in positions(name, 6, seed=23):
         seat = state.current_player
         advice = hint(state, seat, {"iterations": 200}, seed=4)
-        learned = make("blend", seed=4).choose(state)
+        expert = make(kind, seed=4).choose(state)
         searched = ISMCTSBot(4, iterations=200).search(state)
-        if str(learned) in searched.values:
-            assert advice.action == learned
-            assert advice.win_probability == searched.values[str(learned)]
+        if str(expert) in searched.values:
+            assert advice.action == expert
+            assert advice.win_probability == searched.values[str(expert)]
             given += 1
         else:
             assert advice.action == searched.action

@@ -41,14 +41,27 @@ def timings(players: int, deals: int, round_: int) -> dict[str, dict[str, float]
     return spent
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=2, help="players (default 2)")
-    parser.add_argument("--deals", type=int, default=8, help="deals of each round (default 8)")
+    parser.add_argument("--players", type=int, default=2, help="players, 2 to 12 (default 2)")
+    parser.add_argument("--deals", type=_positive, default=8,
+                        help="deals of each round (default 8)")
     parser.add_argument("--rounds", type=int, nargs="+", default=[1, 4, 7, 11],
+                        choices=range(1, 12), metavar="ROUND",
                         help="the rounds to time, 1 to 11 (default 1 4 7 11)")
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     args = parser.parse_args()
+    try:
+        cardtable.new_game("threethirteen", players=args.players)
+    except cardtable.OptionsError as exc:
+        parser.error(str(exc))
     for round_ in args.rounds:
         spent = timings(args.players, args.deals, round_)
         row: dict[str, float | int] = {"round": round_, "players": args.players}

@@ -172,6 +172,14 @@ def views(report: Report) -> None:
     assert last["view_with_history_us"] > 10 * first["view_with_history_us"], report
 
 
+def threethirteen_lookahead(rows: Report) -> None:
+    assert [r["round"] for r in rows] == [1, 3]
+    for row in rows:
+        assert row["players"] == 2
+        for phase in ("draw", "discard"):
+            assert row[f"{phase}_lookahead_ms"] > 0 and row[f"{phase}_heuristic_ms"] > 0
+
+
 SLOW = pytest.mark.slow
 #: boardgame.io's benchmark folder (bench/bgio unless CARDTABLE_BGIO names another) once
 #: ``npm ci`` has installed boardgame.io there: the comparison's tiny run is skipped before
@@ -198,6 +206,8 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "sequence_heuristic.py": (["--rows", "16", "--seconds", "0.05"], False,
                               sequence_heuristic, []),
     "heuristics.py": (["--rows", "16", "--seconds", "0.05"], True, heuristics, []),
+    "threethirteen_lookahead.py": (["--deals", "1", "--rounds", "1", "3"], True,
+                                   threethirteen_lookahead, []),
     "solver.py": (["--deals", "3", "--ismcts-moves", "1", "--iterations", "10", "--engine",
                    "python"], False, solver, []),
     "vector.py": (["--sizes", "1", "16", "--seconds", "0.05", "--runs", "1", "--gym-envs", "8"],

@@ -25,6 +25,10 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
+def _named(options: dict[str, Any]) -> str:
+    return ",".join(f"{key}={value}" for key, value in options.items()) or "defaults"
+
+
 def positions(count: int, seed: int, **options: Any) -> list[ThreeThirteenState]:
     """Positions along random play from the start of random rounds."""
     rng = random.Random(seed)
@@ -42,7 +46,7 @@ def positions(count: int, seed: int, **options: Any) -> list[ThreeThirteenState]
     return out
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(map(str, o.items())))
+@pytest.mark.parametrize("options", OPTION_SETS, ids=_named)
 def test_it_plays_whole_rounds_against_random_play_under_every_option(
         options: dict[str, Any]) -> None:
     game = cardtable.new_game("threethirteen", **options)
@@ -63,7 +67,7 @@ def test_it_plays_whole_rounds_against_random_play_under_every_option(
         assert state.is_terminal or state.round != start
 
 
-@pytest.mark.parametrize("options", OPTION_SETS[:3], ids=lambda o: ",".join(map(str, o.items())))
+@pytest.mark.parametrize("options", OPTION_SETS[:3], ids=_named)
 def test_it_reads_only_what_its_seat_may_know(options: dict[str, Any]) -> None:
     rng = random.Random(3)
     bot = make("lookahead", seed=1)

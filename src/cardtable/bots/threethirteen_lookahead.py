@@ -36,7 +36,7 @@ from collections import Counter
 
 from cardtable.core import Action
 from cardtable.threethirteen.game import ACTIONS, DISCARD, DRAW, TAKE, ThreeThirteenState
-from cardtable.threethirteen.melds import UNIT
+from cardtable.threethirteen.melds import UNIT, pack_hand
 
 __all__ = ["choose", "unseen"]
 
@@ -84,10 +84,8 @@ class _Judge:
         return (packed, wilds - 1) if card % 13 == self.wild else (packed - UNIT[card], wilds)
 
     def pack(self, cards: list[int]) -> Hand:
-        hand = (0, 0)
-        for card in cards:
-            hand = self.plus(hand, card)
-        return hand
+        packed, wilds = pack_hand(cards, self.wild)
+        return packed, len(wilds)
 
     def penalty(self, hand: Hand) -> int:
         got = self.cache.get(hand)
@@ -127,15 +125,16 @@ def choose(state: ThreeThirteenState) -> Action:
         taken = judge.after_discard(judge.plus(hand, top), cards + [top])
         drawn = judge.after_draw(hand, cards)
         return ACTIONS[TAKE if taken < drawn else DRAW]
-    best: tuple[tuple[float, int, int], int] | None = None
     values = judge.melder.values
-    for card in sorted(set(cards)):
-        rest = list(cards)
-        rest.remove(card)
+
+    def judged(card: int) -> tuple[float, bool, int]:
         left = judge.minus(hand, card)
-        worth = judge.penalty(left) if last_turn else judge.after_draw(left, rest)
-        key = (worth, card % 13 == judge.wild, -values[card % 13])
-        if best is None or key < best[0]:
-            best = (key, card)
-    assert best is not None
-    return ACTIONS[DISCARD + best[1]]
+        if last_turn:
+            worth: float = judge.penalty(left)
+        else:
+            rest = list(cards)
+            rest.remove(card)
+            worth = judge.after_draw(left, rest)
+        return worth, card % 13 == judge.wild, -values[card % 13]
+
+    return ACTIONS[DISCARD + min(sorted(set(cards)), key=judged)]

@@ -60,7 +60,7 @@ def test_a_tiny_run_trains_checkpoints_resumes_and_plays_as_a_bot(tmp_path: Path
 
 def test_the_command_refuses_what_it_cannot_do(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    for args, said in ((["drawbridge"], "invalid choice"),
+    for args, said in ((["chess"], "invalid choice"),
                        (["threethirteen", "--samples", "-1"], "--samples must be"),
                        (["threethirteen", "--hidden", "a,b"], "--hidden takes"),
                        (["threethirteen", "--epsilon", "2"], "--epsilon is a share"),

@@ -52,11 +52,13 @@ _KINDS: dict[str, BotKind] = {kind.name: kind for kind in (
     # a frozen bot to measure against: "heuristic-v1" is the heuristic of 1 December 2026,
     # whatever ``heuristic`` becomes
     BotKind("heuristic-v1", lambda seed: HeuristicBot(seed, "heuristic-v1")),
+    # "perfect-v1" is the perfect bot of 2 December 2026: the heuristic's draw phase
+    BotKind("perfect-v1", lambda seed: PerfectBot(seed, draw="heuristic"), searches=True),
 )}
 KINDS = ("random", "heuristic", "ismcts", "learned", "perfect", "trained", "lookahead",
          "blend")
 #: frozen bots to measure against (kinds of ``make`` beside KINDS)
-YARDSTICKS = ("heuristic-v1",)
+YARDSTICKS = ("heuristic-v1", "perfect-v1")
 
 
 def _trained(seed: int | None) -> Bot:
@@ -96,13 +98,16 @@ def make(kind: str, seed: int | None = None, **budget: Any) -> Bot:
     default, "random" or "heuristic"), ``root`` ("ucb", "paired" or "flat"; default: the game's
     choice), ``tree_size`` (UCB root: a fresh tree every so many iterations, root visits
     added up; default: the game's choice), ``exploration``, ``prior``,
-    ``max_rollout_steps``. ``make("heuristic-v1")`` is the frozen yardstick (YARDSTICKS).
+    ``max_rollout_steps``. ``make("heuristic-v1")`` and ``make("perfect-v1")`` are frozen
+    yardsticks (YARDSTICKS).
     "learned" plays Sequence with weights learned against it (``sequence_learned``) and the
     other games, which have no learned weights yet, as the heuristic does. "perfect" plays
-    Draw Bridge exactly from the auction on (``cardtable.bots.perfect``) and the other
+    Draw Bridge exactly from the auction on (``cardtable.bots.perfect``), its draw phase
+    by the trained draw policy (``cardtable.bots.drawbridge_draw``), and the other
     games as the heuristic does. "trained" plays the network trained by
     ``cardtable.train`` where one ships (Three Thirteen's action values, Sequence's
-    afterstate values for two players) and the heuristic elsewhere. "lookahead" searches
+    afterstate values for two players), Draw Bridge's draw phase by the trained draw
+    policy, and the heuristic elsewhere. "lookahead" searches
     two plies on two-player Sequence's afterstate values (``cardtable.bots.lookahead``),
     plays Three Thirteen by the expected penalty after one more draw (its expert level,
     ``cardtable.bots.threethirteen_lookahead``) and the rest as "trained" does. "blend"

@@ -264,6 +264,9 @@ class DrawBridgeHeuristic(Heuristic):
     rollout_horizon = 60
     # what the search's win chance is of (cardtable.bots.Hint.estimate_of)
     estimate_of = "match"
+    # the draw phase's hint: the perfect bot's card (its trained draw policy), measured
+    # stronger than the heuristic's (docs/bots.md); from the auction on hints are exact
+    hint_bot = "perfect"
 
     def root_for(self, state: State) -> str:
         """ISMCTS's root: "flat" in the auction (every call valued by ``playout``, which

@@ -8,11 +8,16 @@ hand and not played is the opponent's), so the rest of the deal is solved
   the seat's chance to win the match against a perfect opponent, and of equally good
   calls the one worth most if the opponent passed next;
 - play: a card that takes the most tricks with perfect play (of equal cards the lowest);
-- draw phase: the heuristic's card, except in the last ``DRAW_SEARCH`` draw tricks, where
+- draw phase: the card the trained draw policy gives up (``cardtable.bots.drawbridge_draw``:
+  the card worth least kept), except in the last ``DRAW_SEARCH`` draw tricks, where
   a few cards (``draw_candidates``: the lowest of each suit, the one most likely to win
-  the trick, the heuristic's) are tried on ``SAMPLES`` deals the seat cannot tell from
-  the real one (``resample``): the draw finished by the heuristic, then valued exactly
+  the trick, the policy's) are tried on ``SAMPLES`` deals the seat cannot tell from
+  the real one (``resample``): the draw finished by the policy, then valued exactly
   where the draw ends: the par of the auction (``par_value``).
+
+``PerfectBot(draw="heuristic")`` is the perfect bot of 2 December 2026, frozen as the
+yardstick ``make("perfect-v1")``: the heuristic's card in the draw phase (give up the
+lowest) and the same search of the last draw trick over the heuristic's play.
 
 Sequence and Three Thirteen are played as the heuristic plays them.
 """
@@ -22,7 +27,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardtable.bots.base import HeuristicBot, heuristic_for
+from cardtable.bots.base import HeuristicBot
+from cardtable.bots.drawbridge_draw import draw_card
 from cardtable.cards import mask_of, parse_card
 from cardtable.core import Action, IllegalActionError, State
 from cardtable.drawbridge.game import POWER, Contract, DrawBridgeState, parse_call
@@ -72,10 +78,13 @@ def par_value(state: DrawBridgeState, seat: int) -> float:
 
 class PerfectBot:
     """Draw Bridge: exact from the auction on (module docstring); other games: the
-    heuristic."""
+    heuristic. ``draw``: "trained" (the draw policy) or "heuristic" (perfect-v1)."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, draw: str = "trained") -> None:
+        if draw not in ("trained", "heuristic"):
+            raise ValueError(f"draw is 'trained' or 'heuristic', not {draw!r}")
         self.seed = seed
+        self.draw = draw
         self.fallback = HeuristicBot(seed)
         self.reset()
 
@@ -109,8 +118,14 @@ class PerfectBot:
             return by_id[min((c for c, v in values.items() if v == best),
                              key=lambda c: (POWER[c], c))]
         if view["stock_size"] > 2 * DRAW_SEARCH:
-            return self.fallback.choose(state)
+            return self.draw_policy(state)
         return self._search_draw(state, seat, legal)
+
+    def draw_policy(self, state: DrawBridgeState) -> Action:
+        """The draw-phase card without search: the trained policy's or the heuristic's."""
+        if self.draw == "heuristic":
+            return self.fallback.choose(state)
+        return draw_card(state)
 
     def auction(self, view: dict[str, Any], undertricks: bool) -> Auction:
         """The deal's Auction, solved once per deal."""
@@ -131,17 +146,13 @@ class PerfectBot:
         """The candidate cards on SAMPLES resampled deals, valued at the end of the draw."""
         candidates = self.draw_candidates(state, legal)
         totals = dict.fromkeys((a.id for a in candidates), 0.0)
-        heuristic = heuristic_for("drawbridge")
         for _ in range(SAMPLES):
             twin = state.resample(seat, self.rng)
             for action in candidates:
                 after = twin.clone()
                 after.apply(action)
                 while after.phase == "draw":
-                    mover = after.current_player
-                    assert mover is not None
-                    scored = heuristic.scores(after, mover)
-                    after.apply(max(scored, key=lambda sa: sa[0])[1])
+                    after.apply(self.draw_policy(after))
                 if after.phase == "auction":
                     totals[action.id] += par_value(after, seat)
         best = max(totals.values())
@@ -150,12 +161,12 @@ class PerfectBot:
     def draw_candidates(self, state: DrawBridgeState, legal: list[Action]) -> list[Action]:
         """The draw-phase cards worth a search: the lowest of each suit (the card given
         up), the highest (the likeliest to win the trick and its stock card) and the
-        heuristic's choice."""
+        draw policy's choice."""
         lowest: dict[int, Action] = {}
         for action in sorted(legal, key=lambda a: -POWER[a.id]):
             lowest[action.id // 13] = action
         picks = [*lowest.values(), max(legal, key=lambda a: POWER[a.id]),
-                 self.fallback.choose(state)]
+                 self.draw_policy(state)]
         return [a for a in legal if a in picks]
 
 

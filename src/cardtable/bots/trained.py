@@ -10,7 +10,10 @@ also takes off the least penalty the seat's hand is left with after it
 (``penalties_after``, over ``meta["feature_scale"]``): the network learns what the
 meld solver cannot see. The bot plays the legal action of highest value (the lowest id
 among equals: no random numbers). A game without shipped weights,
-or with options the weights were not trained for, is played by the heuristic.
+or with options the weights were not trained for, is played by the heuristic; Draw
+Bridge's draw phase by the trained draw policy (``cardtable.bots.drawbridge_draw``:
+which card to give up, weights trained by ``python -m cardtable.train drawbridge``),
+the rest of it by the heuristic.
 
 Weights are ``.npz`` files: ``w0, b0, w1, b1, ...`` (float16 or float32) and ``meta``,
 a JSON string naming the game, its options and the run that made them
@@ -34,9 +37,11 @@ from typing import Any
 import numpy as np
 
 from cardtable.bots.base import HeuristicBot
+from cardtable.bots.drawbridge_draw import draw_card
 from cardtable.bots.sequence_value import ValueNet, best_action
 from cardtable.bots.sequence_value import shipped as shipped_value
 from cardtable.core import Action, OptionsError, State
+from cardtable.drawbridge.game import DrawBridgeState
 from cardtable.threethirteen.game import DISCARD, DRAW, TAKE, ThreeThirteenObservation
 from cardtable.threethirteen.melds import pack_hand
 
@@ -232,6 +237,8 @@ class TrainedBot:
         """The legal action the network values most, for the seat to act."""
         net = self._net(state)
         seat = state.current_player
+        if isinstance(state, DrawBridgeState) and state.phase == "draw":
+            return draw_card(state)
         if net is None or seat is None:
             return self.fallback.choose(state)
         from cardtable.encoders import encoder_for

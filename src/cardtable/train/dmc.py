@@ -519,11 +519,20 @@ def plot(curve: list[dict[str, Any]], path: Path, title: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "drawbridge":
+        from cardtable.train import draw  # no network: an evolution strategy at par
+
+        draw.main(argv)
+        return
     parser = argparse.ArgumentParser(
         prog="python -m cardtable.train",
         description="Train a game's action-value network by deep Monte-Carlo self-play on "
                     "the batched engines (docs/training.md).")
-    parser.add_argument("game", choices=sorted(RECIPES), help="the game to train")
+    parser.add_argument("game", choices=sorted([*RECIPES, "drawbridge"]),
+                        help="the game to train (drawbridge: its draw phase, "
+                             "cardtable.train.draw; python -m cardtable.train drawbridge "
+                             "--help)")
     parser.add_argument("--out", type=Path, required=True,
                         help="the run's folder: checkpoint.pt, latest.npz (the NumPy "
                              "weights), curve.json, curve.png")

@@ -158,8 +158,11 @@ def run(players: int, sizes: list[int], seconds: float, runs: int,
     scalar += [scalar_steps_per_s(players, seconds, 1000 * k + 1, game) for k in range(runs)]
     base = statistics.median(scalar)
     for row in rows:
-        row["engine_x_scalar"] = round(row["engine_steps_per_s"] / base, 1)
-        row["learner_x_scalar"] = round(row["learner_steps_per_s"] / base, 1)
+        # a ratio under 1 (a batch of one, jit warm-up on a loaded machine) keeps three
+        # decimals, so that it never reads 0
+        for kind in ("engine", "learner"):
+            ratio = row[f"{kind}_steps_per_s"] / base
+            row[f"{kind}_x_scalar"] = round(ratio, 1 if ratio >= 1 else 3)
     return {"game": game, "players": players, "scalar_steps_per_s": round(base),
             "batches": rows, "gym_envs": gym_envs, "gym_env_steps_per_s": round(gym),
             "gym_x_scalar": round(gym / base, 1), "memory_per_game": memory_per_game(engine),

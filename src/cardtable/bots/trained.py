@@ -235,10 +235,10 @@ class TrainedBot:
 
     def choose(self, state: State) -> Action:
         """The legal action the network values most, for the seat to act."""
-        net = self._net(state)
-        seat = state.current_player
         if isinstance(state, DrawBridgeState) and state.phase == "draw":
             return draw_card(state)
+        net = self._net(state)
+        seat = state.current_player
         if net is None or seat is None:
             return self.fallback.choose(state)
         from cardtable.encoders import encoder_for

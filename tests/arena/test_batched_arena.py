@@ -27,7 +27,7 @@ def test_the_plan_plays_as_rows_of_a_batch(game: str, options: dict[str, Any]) -
     import cardtable
 
     options = dict(cardtable.new_game(game, **options).options)
-    bots = batched.kinds(game)  # random, heuristic, heuristic-v1 (and trained but Sequence)
+    bots = batched.kinds(game)  # random, heuristic, heuristic-v1 (and trained in Three Thirteen)
     assert {"random", "heuristic-v1"} <= set(bots)
     tasks = arena.plan(game, options, ",".join(bots), games=8, seed=2)
     results = batched.run(tasks, rows=10)  # several batches
@@ -137,10 +137,10 @@ def test_the_batched_trained_bot_plays_the_scalar_bots_moves() -> None:
                 if not state.is_terminal and (state.round, state.reshuffled) != before[r]:
                     engine.load(batch, r, state)  # each engine shuffled in its own order
     assert same > 400 and near <= same // 100, (same, near)
-    # no action-value network: None (Draw Bridge has no network, and the arena's trained
-    # plays its heuristic, which has a kernel; Sequence's values afterstates, which no
-    # kernel computes, so the batched arena does not offer it)
+    # no action-value network: None; and the batched arena does not offer trained there:
+    # Sequence's values afterstates and Draw Bridge's plays a trained draw policy, which
+    # no kernel computes
     for name in ("sequence", "drawbridge"):
         other = cardtable.vector.make_engine(name)
         assert trained_actions(other, other.init(np.arange(2)), np.full(2, -1)) is None
-        assert ("trained" in batched.kinds(name)) == (name == "drawbridge")
+        assert "trained" not in batched.kinds(name)

@@ -5,7 +5,8 @@ The bots: ``random`` (the engine's own random moves), the heuristics that
 ``cardtable.vector.heuristics`` plays exactly (``heuristic``, ``heuristic-v1``) and
 ``trained`` (the shipped network on the batch's observations,
 ``trained_actions``; the heuristic where no network fits the
-game's options, as the scalar bot), without settings. The plan is the arena's own
+game's options, as the scalar bot; not in Draw Bridge, whose trained draw policy has no
+kernel), without settings. The plan is the arena's own
 (``runner.plan``): the same pairs, mirrored deals and seats. Each game is a row of the
 game's batched engine, seeded with the deal's seed, so that both games of a deal are
 dealt the same cards (every deal or round of a match too: a row's deals come from its
@@ -28,16 +29,23 @@ from cardtable.core import OptionsError
 ROWS = 4096
 
 
+#: games whose ``trained`` bot plays something no kernel computes, though it has no
+#: network: Draw Bridge's trained draw policy (``cardtable.bots.drawbridge_draw``)
+TRAINED_WITHOUT_KERNEL = ("drawbridge",)
+
+
 def kinds(game: str) -> tuple[str, ...]:
     """The bots the batched arena plays in ``game``: ``trained`` where its shipped network
     is an action-value one (Three Thirteen's; Sequence's values afterstates, which no kernel
-    computes), or where it has none and plays the heuristic, if that has a kernel."""
+    computes), or where it has none and plays the heuristic, if that has a kernel (not in
+    TRAINED_WITHOUT_KERNEL)."""
     from cardtable.bots.trained import QNet, shipped
     from cardtable.vector.heuristics import batched_kinds
 
     offered = ("random", *batched_kinds(game))
     net = shipped(game)
-    if isinstance(net, QNet) or (net is None and "heuristic" in offered):
+    if isinstance(net, QNet) or (net is None and "heuristic" in offered
+                                 and game not in TRAINED_WITHOUT_KERNEL):
         offered += ("trained",)
     return offered
 

@@ -90,8 +90,9 @@ LEVELS: dict[str, tuple[Level, ...]] = {
               "of 200: the same with -o undertricks=true; 62.8% (paired over deals "
               "60.7-64.7) of 2,000 against perfect-v1, its draw phase the heuristic's: "
               "cardtable arena drawbridge --bots perfect,perfect-v1 --games 1000 --seed 61 "
-              "--workers 2 -o undertricks=true, and the same with --seed 62; 91.5% (86.8-94.6) of 200 against ismcts "
-              "before the trained draw: cardtable arena drawbridge --bots perfect,ismcts "
+              "--workers 2 -o undertricks=true, and the same with --seed 62; 91.5% "
+              "(86.8-94.6) of 200 against ismcts before the trained draw: cardtable arena "
+              "drawbridge --bots perfect,ismcts "
               "--iterations 200 --games 200 -o undertricks=true"),
     ),
     "threethirteen": (

@@ -89,25 +89,15 @@ def test_draw_card_is_only_for_the_draw_phase() -> None:
     assert state.phase == "auction" and bot.choose(state) in state.legal_actions()
 
 
-def test_with_the_stock_top_shown_it_plays_to_win_as_the_heuristic_does() -> None:
+def test_with_the_stock_top_shown_it_plays_the_heuristic_s_card() -> None:
+    # the winner takes a card both see there, which the weights were not trained for
     rng = random.Random(3)
     heuristic = make("heuristic", seed=1)
-    seen_win = seen_shed = 0
-    for seed in range(40):
+    for seed in range(20):
         state = deal(seed, show_stock_top=True)
         while state.phase == "draw":
-            legal = state.legal_actions()
-            theirs = heuristic.choose(state)
-            mine = draw_card(state)
-            if POWER[theirs.id] > min(POWER[a.id] for a in legal):
-                assert mine == theirs  # the heuristic plays to win the card shown
-                seen_win += 1
-            else:
-                hand = state.hand_masks[state.current_player]  # type: ignore[index]
-                assert mine == shipped().shed(hand, legal)
-                seen_shed += 1
-            state.apply(rng.choice(legal))
-    assert seen_win and seen_shed
+            assert draw_card(state) == heuristic.choose(state)
+            state.apply(rng.choice(state.legal_actions()))
 
 
 def test_the_perfect_bot_draws_by_the_policy_and_perfect_v1_by_the_heuristic() -> None:

@@ -17,9 +17,11 @@ making; a low card of a short, empty suit is the cheapest card to lose.
 The weights are made by ``python -m cardtable.train drawbridge`` (``cardtable.train.
 draw``: an evolution strategy whose fitness is the deal's worth at par against the
 heuristic's draw, docs/training.md) and shipped as ``data/drawbridge_draw.json``.
-Under ``show_stock_top`` winning a trick can be worth a card both players see, and the
-heuristic's rule plays for it: this policy then leaves the card to the heuristic when
-the heuristic would play to win.
+Under ``show_stock_top`` a trick's winner takes a card both players see, so which card
+wins the trick matters, and the weights were not trained for it: the heuristic's card
+is played there (giving up keep values for it lost 40.8% of 400 matches of the perfect
+bot against perfect-v1: a card kept by value wins tricks whose shown card is worse than
+an unseen one).
 
 Examples:
     >>> import cardtable
@@ -129,16 +131,12 @@ def shipped() -> DrawWeights:
 
 def draw_card(state: DrawBridgeState, weights: DrawWeights | None = None) -> Action:
     """The draw-phase card of the seat to act: the one worth least kept (``weights``,
-    default the shipped ones); under ``show_stock_top``, the heuristic's card where the
-    heuristic plays to win the card shown."""
+    default the shipped ones); under ``show_stock_top``, the heuristic's card."""
     seat = state.current_player
     if seat is None or state.phase != "draw":
         raise ValueError("draw_card: the state is not in its draw phase")
-    legal = state.legal_actions()
     if state.game.show_stock_top:
         from cardtable.bots.base import heuristic_for
 
-        choice = max(heuristic_for("drawbridge").scores(state, seat), key=lambda sa: sa[0])[1]
-        if POWER[choice.id] > min(POWER[a.id] for a in legal):
-            return choice
-    return (weights or shipped()).shed(state.hand_masks[seat], legal)
+        return max(heuristic_for("drawbridge").scores(state, seat), key=lambda sa: sa[0])[1]
+    return (weights or shipped()).shed(state.hand_masks[seat], state.legal_actions())

@@ -89,15 +89,42 @@ def test_draw_card_is_only_for_the_draw_phase() -> None:
     assert state.phase == "auction" and bot.choose(state) in state.legal_actions()
 
 
-def test_with_the_stock_top_shown_it_plays_the_heuristic_s_card() -> None:
-    # the winner takes a card both see there, which the weights were not trained for
+@pytest.mark.parametrize("winner", ["highest", "suit-led"])
+def test_with_the_stock_top_shown_it_plays_for_it_as_the_heuristic_or_loses_the_trick(
+        winner: str) -> None:
+    # the heuristic decides whether to play for the card shown; when it does not, an
+    # answer gives up the card worth least kept among those that lose the trick
     rng = random.Random(3)
     heuristic = make("heuristic", seed=1)
-    for seed in range(20):
-        state = deal(seed, show_stock_top=True)
+    seen = {"for it": 0, "leads": 0, "loses": 0}
+    for seed in range(30):
+        state = deal(seed, show_stock_top=True, draw_trick_winner=winner)
         while state.phase == "draw":
-            assert draw_card(state) == heuristic.choose(state)
-            state.apply(rng.choice(state.legal_actions()))
+            legal = state.legal_actions()
+            theirs, mine = heuristic.choose(state), draw_card(state)
+            lead = state.observation(state.current_player).lead
+            if POWER[theirs.id] > min(POWER[a.id] for a in legal) or lead is None:
+                assert mine == theirs
+                seen["for it" if lead is not None else "leads"] += 1
+            else:
+                losing = []
+                for a in legal:
+                    after = state.clone()
+                    after.apply(a)
+                    trick = after.observation(None).last_trick
+                    assert trick is not None
+                    if trick.winner != state.current_player:
+                        losing.append(a)
+                if not losing:  # every card wins: the heuristic's lowest
+                    assert mine == theirs
+                else:
+                    hand = state.hand_masks[state.current_player]  # type: ignore[index]
+                    values = shipped().keep_values(hand)
+                    assert mine in losing
+                    assert values[mine.id] == min(values[a.id] for a in losing)
+                    seen["loses"] += 1
+            state.apply(rng.choice(legal))
+    assert all(seen.values()), seen
 
 
 def test_the_perfect_bot_draws_by_the_policy_and_perfect_v1_by_the_heuristic() -> None:

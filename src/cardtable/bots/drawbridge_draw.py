@@ -18,10 +18,13 @@ The weights are made by ``python -m cardtable.train drawbridge`` (``cardtable.tr
 draw``: an evolution strategy whose fitness is the deal's worth at par against the
 heuristic's draw, docs/training.md) and shipped as ``data/drawbridge_draw.json``.
 Under ``show_stock_top`` a trick's winner takes a card both players see, so which card
-wins the trick matters, and the weights were not trained for it: the heuristic's card
-is played there (giving up keep values for it lost 40.8% of 400 matches of the perfect
-bot against perfect-v1: a card kept by value wins tricks whose shown card is worse than
-an unseen one).
+wins the trick matters, and the weights were not trained for it. There the heuristic
+decides whether to play for the card shown (it does for a jack or better, with its
+cheapest winner); when it does not, a seat answering a lead gives up the card worth
+least kept among those that lose the trick (it would rather draw an unseen card than a
+poor one both see), and a leader plays the heuristic's lowest card. (Keep values alone
+lost 40.8% of 400 matches of the perfect bot against perfect-v1 there: they won tricks
+whose shown card was worse than an unseen one.)
 
 Examples:
     >>> import cardtable
@@ -131,12 +134,23 @@ def shipped() -> DrawWeights:
 
 def draw_card(state: DrawBridgeState, weights: DrawWeights | None = None) -> Action:
     """The draw-phase card of the seat to act: the one worth least kept (``weights``,
-    default the shipped ones); under ``show_stock_top``, the heuristic's card."""
+    default the shipped ones); under ``show_stock_top``, the heuristic's card where it
+    plays for the card shown or leads, else the one worth least kept of the cards that
+    lose the trick (module docstring)."""
     seat = state.current_player
     if seat is None or state.phase != "draw":
         raise ValueError("draw_card: the state is not in its draw phase")
+    legal = state.legal_actions()
+    weights = weights or shipped()
     if state.game.show_stock_top:
         from cardtable.bots.base import heuristic_for
 
-        return max(heuristic_for("drawbridge").scores(state, seat), key=lambda sa: sa[0])[1]
-    return (weights or shipped()).shed(state.hand_masks[seat], state.legal_actions())
+        choice = max(heuristic_for("drawbridge").scores(state, seat), key=lambda sa: sa[0])[1]
+        card = state.observation(seat).lead
+        if POWER[choice.id] > min(POWER[a.id] for a in legal) or card is None:
+            return choice  # it plays for the card shown, or it leads
+        by_suit = state.game.draw_trick_winner == "suit-led"
+        losing = [a for a in legal if POWER[a.id] <= POWER[card]
+                  or (by_suit and a.id // 13 != card // 13)]
+        return weights.shed(state.hand_masks[seat], losing) if losing else choice
+    return weights.shed(state.hand_masks[seat], legal)

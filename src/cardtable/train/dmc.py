@@ -494,8 +494,14 @@ def _bar(done: int, total: int, seconds: float, loss: float) -> None:
           flush=True)
 
 
-def plot(curve: list[dict[str, Any]], path: Path, title: str) -> None:
-    """The learning curve: the score against the heuristic with its interval."""
+def plot(curve: list[dict[str, Any]], path: Path, title: str, *,
+         x_of: Callable[[dict[str, Any]], float] = lambda p: p["samples"] / 1e6,
+         xlabel: str = "samples learned from (millions of moves)",
+         ylabel: str = "score on paired deals (win 1, draw 1/2)",
+         label: str = "against the heuristic",
+         ylim: tuple[float, float] = (0.0, 1.0)) -> None:
+    """The learning curve: the score against the heuristic (each point's ``heuristic``)
+    with its interval, over ``x_of`` of each point."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -503,15 +509,15 @@ def plot(curve: list[dict[str, Any]], path: Path, title: str) -> None:
 
     points = [p for p in curve if "heuristic" in p]
     fig, ax = plt.subplots(figsize=(7, 4))
-    x = [p["samples"] / 1e6 for p in points]
+    x = [x_of(p) for p in points]
     y = [p["heuristic"]["score"] for p in points]
     ax.errorbar(x, y, yerr=[[s - p["heuristic"]["low"] for s, p in zip(y, points, strict=True)],
                             [p["heuristic"]["high"] - s for s, p in zip(y, points, strict=True)]],
-                marker="o", capsize=3, label="against the heuristic")
+                marker="o", capsize=3, label=label)
     ax.axhline(0.5, color="grey", linewidth=0.8)
-    ax.set_xlabel("samples learned from (millions of moves)")
-    ax.set_ylabel("score on paired deals (win 1, draw 1/2)")
-    ax.set_ylim(0, 1)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(*ylim)
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()

@@ -220,26 +220,11 @@ def _bar(done: int, total: int, seconds: float, fitness: float) -> None:
 
 def plot(curve: list[dict[str, Any]], path: Path, title: str) -> None:
     """The learning curve: the match chance at par against the heuristic's draw."""
-    import matplotlib
+    from cardtable.train import dmc
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    points = [p for p in curve if "heuristic" in p]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = [p["generation"] for p in points]
-    y = [p["heuristic"]["score"] for p in points]
-    ax.errorbar(x, y, yerr=[[v - p["heuristic"]["low"] for v, p in zip(y, points, strict=True)],
-                            [p["heuristic"]["high"] - v for v, p in zip(y, points, strict=True)]],
-                marker="o", capsize=3, label="against the heuristic's draw")
-    ax.axhline(0.5, color="grey", linewidth=0.8)
-    ax.set_xlabel("generation")
-    ax.set_ylabel("match chance at par after the deal")
-    ax.set_ylim(0.3, 0.8)
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    dmc.plot(curve, path, title, x_of=lambda p: p["generation"], xlabel="generation",
+             ylabel="match chance at par after the deal",
+             label="against the heuristic's draw", ylim=(0.3, 0.8))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

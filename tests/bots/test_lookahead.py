@@ -66,7 +66,8 @@ def test_its_budget_counts_deals_and_stops_when_the_time_is_spent() -> None:
 def test_other_games_and_bad_settings() -> None:
     state = cardtable.new_game("sequence", players=3).deal(seed=1)
     assert make("lookahead", seed=1).choose(state) in state.legal_actions()
-    for bad in ({"top": "0"}, {"samples": "many"}, {"seconds": "-1"}):
+    for bad in ({"top": "0"}, {"samples": "many"}, {"seconds": "-1"}, {"going_out": "-1"},
+                {"going_out": "lots"}):
         with pytest.raises(OptionsError):
             make_spec(1, **bad)
 

@@ -11,7 +11,8 @@ import pytest
 
 import cardtable
 from cardtable.bots import make
-from cardtable.bots.threethirteen_lookahead import unseen
+from cardtable.bots.lookahead import LookaheadBot
+from cardtable.bots.threethirteen_lookahead import GOING_OUT, unseen
 from cardtable.cards import card_name
 from cardtable.threethirteen import arrange
 from cardtable.threethirteen.game import DISCARD, ThreeThirteenState
@@ -128,36 +129,60 @@ def _penalty(cards: list[int], state: ThreeThirteenState) -> int:
                    face_values=options["face_values"])[2]
 
 
-def _after_draw(cards: list[int], pool: Counter[int], state: ThreeThirteenState) -> float:
+def _after_draw(cards: list[int], pool: Counter[int], state: ThreeThirteenState,
+                going_out: float) -> float:
     total = sum(pool.values())
     worth = 0.0
     for card, count in pool.items():
         held = cards + [card]
-        worth += count * min(_penalty(held[:i] + held[i + 1:], state) for i in range(len(held)))
+        least = min(_penalty(held[:i] + held[i + 1:], state) for i in range(len(held)))
+        # going out: minus going_out a card dealt (3 cards in round 1)
+        worth += count * (least if least else -going_out * (state.round + 2))
     return worth / total
 
 
-def test_its_discard_leaves_the_least_expected_penalty_after_the_next_draw() -> None:
-    # the oracle: every discard, every unseen card, every second discard, by arrange
+def _worths(state: ThreeThirteenState, going_out: float) -> dict[int, float]:
+    """The oracle: each discard's expected worth after the next draw, by ``arrange`` (every
+    unseen card, every second discard)."""
+    cards = list(state.hands[state.current])
+    pool = unseen(state, state.current)
+    worth = {}
+    for card in set(cards):
+        rest = list(cards)
+        rest.remove(card)
+        worth[card] = _after_draw(rest, pool, state, going_out)
+    return worth
+
+
+@pytest.mark.parametrize("going_out", [GOING_OUT, 0.0])
+def test_its_discard_leaves_the_least_expected_worth_after_the_next_draw(
+        going_out: float) -> None:
+    # going_out 0 is the first lookahead, which counted going out as no penalty
     checked = 0
     for state in positions(200, seed=8):
         if state.drawing or state.went_out is not None or state.round > 4:
             continue
-        seat = state.current
-        cards = list(state.hands[seat])
-        pool = unseen(state, seat)
-        worth = {}
-        for card in set(cards):
-            rest = list(cards)
-            rest.remove(card)
-            worth[card] = _after_draw(rest, pool, state)
-        chosen = make("lookahead", seed=1).choose(state)
-        card = chosen.id - DISCARD
+        worth = _worths(state, going_out)
+        card = LookaheadBot(1, going_out=going_out).choose(state).id - DISCARD
         assert worth[card] == pytest.approx(min(worth.values()))
         checked += 1
         if checked == 12:
             break
     assert checked == 12
+
+
+def test_going_out_counts_below_a_hand_that_melds_by_luck() -> None:
+    # a round-4 discard where going out's worth changes the card thrown: each weight's
+    # card is the oracle's best for it
+    state = positions(367, seed=8)[366]
+    assert state.round == 4 and not state.drawing and state.went_out is None
+    thrown = set()
+    for going_out in (GOING_OUT, 0.0):
+        worth = _worths(state, going_out)
+        card = LookaheadBot(1, going_out=going_out).choose(state).id - DISCARD
+        assert worth[card] == pytest.approx(min(worth.values()))
+        thrown.add(card)
+    assert len(thrown) == 2
 
 
 def test_it_goes_out_and_on_its_last_turn_leaves_the_least_penalty() -> None:

@@ -51,12 +51,15 @@ class LookaheadBot:
 
     def __init__(self, seed: int | None = None, top: int = 3, samples: int = 16,
                  seconds: float | None = None, reply: str = "heuristic", prior: float = 0.0,
-                 weights: ValueNet | None = None) -> None:
+                 weights: ValueNet | None = None,
+                 going_out: float = threethirteen_lookahead.GOING_OUT) -> None:
         for name, count in (("top", top), ("samples", samples)):
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise OptionsError(f"{name} must be a whole number of at least 1, not {count!r}")
         if seconds is not None and not seconds > 0:
             raise OptionsError(f"seconds must be more than 0, not {seconds!r}")
+        if not going_out >= 0:
+            raise OptionsError(f"going_out must be a number of at least 0, not {going_out!r}")
         self.seed = seed
         self.rng = random.Random(seed)
         self.top, self.samples, self.seconds = top, samples, seconds
@@ -65,6 +68,8 @@ class LookaheadBot:
         #: the root value's weight, in deals: each candidate's score is its value before the
         #: reply counted ``prior`` times with the deals' values after it
         self.prior = prior
+        #: Three Thirteen: going out's worth, in penalty points a card dealt
+        self.going_out = going_out
         #: the bot that answers for the opponent (None: the network's best reply)
         self.replier: Bot | None = None
         if reply != "value":
@@ -92,7 +97,7 @@ class LookaheadBot:
         """The candidate with the best chance after the opponent's reply, averaged over deals
         of the unseen cards; in Three Thirteen, the hand left after one more draw."""
         if isinstance(state, ThreeThirteenState) and not state.is_terminal:
-            return threethirteen_lookahead.choose(state)
+            return threethirteen_lookahead.choose(state, self.going_out)
         net = self._network(state)
         seat = state.current_player
         if net is None or seat is None:
@@ -144,14 +149,17 @@ class LookaheadBot:
 
 def make(seed: int | None = None, top: int | str = 3, samples: int | str = 16,
          seconds: float | str | None = None, reply: str = "heuristic",
-         prior: float | str = 0.0) -> LookaheadBot:
+         prior: float | str = 0.0,
+         going_out: float | str = threethirteen_lookahead.GOING_OUT) -> LookaheadBot:
     """A lookahead bot, for the arena's outside bots (settings as text:
-    ``cardtable.bots.lookahead:make:top=6:samples=12``)."""
+    ``cardtable.bots.lookahead:make:top=6:samples=12``; in Three Thirteen,
+    ``cardtable.bots.lookahead:make:going_out=0`` is the first lookahead)."""
     try:
         counts = int(top), int(samples)
         limit = None if seconds is None else float(seconds)
-        weight = float(prior)
+        weight, out = float(prior), float(going_out)
     except ValueError:
-        raise OptionsError(f"top and samples must be whole numbers, seconds and prior "
-                           f"numbers: {top!r}, {samples!r}, {seconds!r}, {prior!r}") from None
-    return LookaheadBot(seed, *counts, limit, reply, weight)
+        raise OptionsError(f"top and samples must be whole numbers, seconds, prior and "
+                           f"going_out numbers: {top!r}, {samples!r}, {seconds!r}, "
+                           f"{prior!r}, {going_out!r}") from None
+    return LookaheadBot(seed, *counts, limit, reply, weight, going_out=out)

@@ -7,11 +7,14 @@ scored after one more draw and discard. The bot plays for that hand.
 - **Discard**: the card whose removal leaves the least *expected penalty after the next
   draw*: for each card the seat has not seen (each copy as likely as any other), the
   least penalty of the hand with that card drawn and the best card discarded, averaged.
-  On the seat's last turn (someone went out) there is no next draw, and the card that
-  leaves the least penalty now is thrown. Among equals it keeps wild cards and throws
-  the highest card.
+  A hand that goes out counts not 0 but ``-going_out`` times the cards dealt this
+  round (GOING_OUT, 3): going out ends the round while the other hands still hold
+  their penalty, and that is what a match is won by. On the seat's last turn (someone
+  went out) there is no next draw, and the card that leaves the least penalty now is
+  thrown. Among equals it keeps wild cards and throws the highest card.
 - **Draw**: take the top discard when it is wild, or when the hand with it, after the
-  best discard, is worth less penalty than after an average card of the stock.
+  best discard, is worth less than after an average card of the stock (going out
+  counted as above, except on the last turn).
 
 The cards a seat has not seen are the decks less its hand, the discard pile and the
 cards the others took from it (3.4); after the round's reshuffle, the cards of the old
@@ -35,10 +38,16 @@ from __future__ import annotations
 from collections import Counter
 
 from cardtable.core import Action
-from cardtable.threethirteen.game import ACTIONS, DISCARD, DRAW, TAKE, ThreeThirteenState
+from cardtable.threethirteen.game import ACTIONS, DISCARD, DRAW, TAKE, ThreeThirteenState, deal_size
 from cardtable.threethirteen.melds import UNIT, pack_hand
 
-__all__ = ["choose", "unseen"]
+__all__ = ["GOING_OUT", "choose", "unseen"]
+
+#: what going out is worth, in penalty points a card dealt this round, below a hand that
+#: melds fully by luck: about what the other hands are left to score (docs/bots.md: level
+#: with 0, the first lookahead, in matches won, 50.0% of 400, and two points a match lower
+#: in total; 1 and 6 were no better)
+GOING_OUT = 3.0
 
 #: a hand as the meld solver takes it: its natural cards packed, and its count of wild cards
 Hand = tuple[int, int]
@@ -65,8 +74,10 @@ def unseen(state: ThreeThirteenState, seat: int) -> Counter[int]:
 class _Judge:
     """The penalties of one seat's hands this turn, each solved once."""
 
-    def __init__(self, state: ThreeThirteenState, seat: int) -> None:
+    def __init__(self, state: ThreeThirteenState, seat: int, going_out: float = 0.0) -> None:
         game = state.game
+        #: a hand that goes out counts this, not 0 (none on the seat's last turn)
+        self.out = 0.0 if state.went_out is not None else -going_out * deal_size(state.round)
         self.melder = game.solver
         self.wild = state.wild
         self.wild_value = self.melder.values[self.wild]
@@ -98,19 +109,24 @@ class _Judge:
         """The least penalty of ``hand`` (holding ``cards``) less one card."""
         return min(self.penalty(self.minus(hand, card)) for card in set(cards))
 
+    def worth(self, penalty: int) -> float:
+        """A hand's worth at the end of a turn: its penalty, or ``out`` if it goes out."""
+        return penalty if penalty else self.out
+
     def after_draw(self, hand: Hand, cards: list[int]) -> float:
-        """The expected least penalty after one more draw from the stock and the best
-        discard; the penalty as it stands when the seat has seen every card."""
+        """The expected worth after one more draw from the stock and the best discard;
+        the penalty as it stands when the seat has seen every card."""
         if not self.total:
             return float(self.penalty(hand))
-        return sum(count * self.after_discard(self.plus(hand, card), cards + [card])
+        return sum(count * self.worth(self.after_discard(self.plus(hand, card), cards + [card]))
                    for card, count in self.pool) / self.total
 
 
-def choose(state: ThreeThirteenState) -> Action:
-    """The lookahead's move for the seat to act (module docstring)."""
+def choose(state: ThreeThirteenState, going_out: float = GOING_OUT) -> Action:
+    """The lookahead's move for the seat to act (module docstring); ``going_out`` 0 plays
+    the first lookahead, which counted going out as a hand of no penalty."""
     seat = state.current
-    judge = _Judge(state, seat)
+    judge = _Judge(state, seat, going_out)
     cards = list(state._hands[seat])
     hand = judge.pack(cards)
     last_turn = state.went_out is not None
@@ -122,7 +138,7 @@ def choose(state: ThreeThirteenState) -> Action:
         top = state._discard[-1]
         if top % 13 == judge.wild:
             return ACTIONS[TAKE]
-        taken = judge.after_discard(judge.plus(hand, top), cards + [top])
+        taken = judge.worth(judge.after_discard(judge.plus(hand, top), cards + [top]))
         drawn = judge.after_draw(hand, cards)
         return ACTIONS[TAKE if taken < drawn else DRAW]
     values = judge.melder.values

@@ -117,7 +117,7 @@ class _Judge:
         """The expected worth after one more draw from the stock and the best discard;
         the penalty as it stands when the seat has seen every card."""
         if not self.total:
-            return float(self.penalty(hand))
+            return float(self.worth(self.penalty(hand)))
         return sum(count * self.worth(self.after_discard(self.plus(hand, card), cards + [card]))
                    for card, count in self.pool) / self.total
 

@@ -44,8 +44,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cardtable.cards import NUM_CARDS
 from cardtable.core import Action
-from cardtable.drawbridge.game import POWER, DrawBridgeState
+from cardtable.drawbridge.game import BEATS_DRAW, POWER, DrawBridgeState
 
 __all__ = ["HIGH_CARD_POINTS", "DrawWeights", "draw_card", "shipped"]
 
@@ -149,8 +150,7 @@ def draw_card(state: DrawBridgeState, weights: DrawWeights | None = None) -> Act
         card = state.observation(seat).lead
         if POWER[choice.id] > min(POWER[a.id] for a in legal) or card is None:
             return choice  # it plays for the card shown, or it leads
-        by_suit = state.game.draw_trick_winner == "suit-led"
-        losing = [a for a in legal if POWER[a.id] <= POWER[card]
-                  or (by_suit and a.id // 13 != card // 13)]
+        beats = BEATS_DRAW[state.game.draw_trick_winner]
+        losing = [a for a in legal if not beats[card * NUM_CARDS + a.id]]
         return weights.shed(state.hand_masks[seat], losing) if losing else choice
     return weights.shed(state.hand_masks[seat], legal)

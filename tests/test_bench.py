@@ -180,6 +180,13 @@ def threethirteen_lookahead(rows: Report) -> None:
             assert row[f"{phase}_lookahead_ms"] > 0 and row[f"{phase}_heuristic_ms"] > 0
 
 
+def value_search(report: Report) -> None:
+    assert report["games"] == 2 and report["iterations"] == 10 and report["order"] == "value"
+    for bot in ("search", "trained"):
+        row = report[bot]
+        assert 0.0 <= row["paired_low"] <= row["win_rate"] <= row["paired_high"] <= 1.0
+
+
 SLOW = pytest.mark.slow
 #: boardgame.io's benchmark folder (bench/bgio unless CARDTABLE_BGIO names another) once
 #: ``npm ci`` has installed boardgame.io there: the comparison's tiny run is skipped before
@@ -212,6 +219,8 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
                    "python"], False, solver, []),
     "vector.py": (["--sizes", "1", "16", "--seconds", "0.05", "--runs", "1", "--gym-envs", "8"],
                   False, vector, []),
+    "value_search.py": (["--deals", "1", "--iterations", "10", "--workers", "1"], False,
+                        value_search, []),
     "views.py": (["--moves", "10", "10000", "--window", "300", "--repeats", "3"], False, views,
                  []),
     # replay.py takes record files and prints no JSON: test_replay_bench below

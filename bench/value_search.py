@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +32,7 @@ from cardtable import arena
 from cardtable.arena.ratings import paired_interval
 from cardtable.bots import sequence_value
 from cardtable.bots.ismcts import ISMCTSBot, Node
-from cardtable.core import State
+from cardtable.core import Action, State
 from cardtable.encoders import encoder_for
 
 ORDERS = ("value", "random")
@@ -68,58 +67,31 @@ class ValueSearch(ISMCTSBot):
         return self.net.afterstate_values(encoder.encode(det, seat), np.asarray(ids, np.int64))
 
     def _select(self, det: State, node: Node, bias: dict[int, float]) -> list[Node]:
-        """ISMCTS's walk (UCB1 over the moves legal in ``det``, the root's biased), expanding
-        one node: best first by value (or as ISMCTS does), its value kept as the leaf's."""
-        rng = self.rng
-        root = node
-        path = []
-        while not det.is_terminal:
-            legal = det.legal_actions()
-            children = node.children
-            untried = [a for a in legal if a.id not in children]
-            if untried:
-                for a in legal:
-                    if a.id in children:
-                        children[a.id].avail += 1
-                mover = det.current_player
-                assert mover is not None
-                if self.order == "value":
-                    known = self._values.get(id(node))
-                    if known is None:
-                        ids = [a.id for a in legal]
-                        values = self._afterstate_values(det, mover, ids)
-                        known = self._values[id(node)] = (node, dict(zip(ids, values.tolist(),
-                                                                         strict=True)))
-                    action = max(untried, key=lambda a: known[1].get(a.id, -1.0))
-                    value = known[1].get(action.id)
-                elif node is root and bias:
-                    action = max(untried, key=lambda a: bias.get(a.id, 0.0))
-                    value = None
-                else:
-                    action = untried[rng.randrange(len(untried))]
-                    value = None
-                if value is None:
-                    value = float(self._afterstate_values(det, mover, [action.id])[0])
-                self._leaf = (mover, value)
-                child = children[action.id] = Node(mover)
-                det.apply(action)
-                path.append(child)
-                return path
-            best_value, best = -1.0, legal[0]
-            for a in legal:
-                ch = children[a.id]
-                ch.avail += 1
-                value = ch.total / ch.visits + self.exploration * math.sqrt(
-                    math.log(ch.avail) / ch.visits)
-                if node is root:
-                    value += bias.get(a.id, 0.0) / (ch.visits + 1)
-                if value > best_value:
-                    best_value, best = value, a
-            det.apply(best)
-            node = children[best.id]
-            path.append(node)
         self._leaf = None
-        return path
+        return super()._select(det, node, bias)
+
+    def _expansion(self, det: State, node: Node, at_root: bool, untried: list[Action],
+                   bias: dict[int, float]) -> Action:
+        """Best first by value (or as ISMCTS does); the expanded move's value is kept as the
+        new leaf's."""
+        mover = det.current_player
+        assert mover is not None
+        value = None
+        if self.order == "value":
+            known = self._values.get(id(node))
+            if known is None:
+                ids = [a.id for a in det.legal_actions()]
+                values = self._afterstate_values(det, mover, ids)
+                known = self._values[id(node)] = (node, dict(zip(ids, values.tolist(),
+                                                                 strict=True)))
+            action = max(untried, key=lambda a: known[1].get(a.id, -1.0))
+            value = known[1].get(action.id)
+        else:
+            action = super()._expansion(det, node, at_root, untried, bias)
+        if value is None:
+            value = float(self._afterstate_values(det, mover, [action.id])[0])
+        self._leaf = (mover, value)
+        return action
 
     def _playout(self, det: State, heuristic: Any, rng: Any) -> list[float]:
         if det.is_terminal or self._leaf is None:

@@ -269,7 +269,6 @@ class ISMCTSBot:
     def _select(self, det: State, node: Node, bias: dict[int, float]) -> list[Node]:
         """Walk down from ``node`` by UCB1 over the actions legal in ``det`` (playing them on
         it), expand one node; the nodes entered, in order."""
-        rng = self.rng
         c = self.exploration
         root = node
         path = []
@@ -281,10 +280,7 @@ class ISMCTSBot:
                 for a in legal:
                     if a.id in children:
                         children[a.id].avail += 1
-                if node is root and bias:
-                    action = max(untried, key=lambda a: bias.get(a.id, 0.0))
-                else:
-                    action = untried[rng.randrange(len(untried))]
+                action = self._expansion(det, node, node is root, untried, bias)
                 child = children[action.id] = Node(det.current_player)  # type: ignore[arg-type]
                 det.apply(action)
                 path.append(child)
@@ -304,6 +300,15 @@ class ISMCTSBot:
             node = children[best.id]
             path.append(node)
         return path
+
+    def _expansion(self, det: State, node: Node, at_root: bool, untried: list[Action],
+                   bias: dict[int, float]) -> Action:
+        """Which of ``node``'s untried actions (legal in ``det``) to expand: at the root the
+        bias's favourite, elsewhere one at random. A subclass may order them otherwise
+        (bench/value_search.py)."""
+        if at_root and bias:
+            return max(untried, key=lambda a: bias.get(a.id, 0.0))
+        return untried[self.rng.randrange(len(untried))]
 
     def _playout(self, det: State, heuristic: Heuristic | None,
                  rng: random.Random) -> list[float]:

@@ -9,9 +9,9 @@ heuristic's progressive bias at the root) with two changes. A node's untried mov
 expanded best first by the network's afterstate value for the seat to move there
 (computed once per node, on the determinization that first reaches it; ``--order
 random`` expands them as plain ISMCTS does: the root's in the heuristic's order, the
-others at random). And a
-new leaf is scored by that value, the mover's chance to win just after its move, with no
-playout: the mover's side gets 2v - 1, the other side 1 - 2v. Both bots play the same
+others at random). And a new leaf is scored by that value, the mover's chance to win
+just after its move, with no playout: the mover's side gets 2v - 1, the other side
+1 - 2v. Both bots play the same
 deals, each twice with the seats swapped (``cardtable.arena``'s plan for ``--seed``), so
 the two win rates differ by what the bots do, not by the cards. Budgets are in
 iterations: a seed gives the same figures on any machine. Needs the package's shipped
@@ -50,7 +50,8 @@ class ValueSearch(ISMCTSBot):
         self.net = net
         self.order = order
         self._encoders: dict[Any, Any] = {}
-        self._values: dict[int, tuple[Node, dict[int, float]]] = {}
+        #: each expanded node's afterstate values, by action id (nodes hash by identity)
+        self._values: dict[Node, dict[int, float]] = {}
         self._leaf: tuple[int, float] | None = None
 
     def search(self, state: State) -> Any:
@@ -78,14 +79,13 @@ class ValueSearch(ISMCTSBot):
         assert mover is not None
         value = None
         if self.order == "value":
-            known = self._values.get(id(node))
+            known = self._values.get(node)
             if known is None:
                 ids = [a.id for a in det.legal_actions()]
                 values = self._afterstate_values(det, mover, ids)
-                known = self._values[id(node)] = (node, dict(zip(ids, values.tolist(),
-                                                                 strict=True)))
-            action = max(untried, key=lambda a: known[1].get(a.id, -1.0))
-            value = known[1].get(action.id)
+                known = self._values[node] = dict(zip(ids, values.tolist(), strict=True))
+            action = max(untried, key=lambda a: known.get(a.id, -1.0))
+            value = known.get(action.id)
         else:
             action = super()._expansion(det, node, at_root, untried, bias)
         if value is None:

@@ -187,6 +187,14 @@ def value_search(report: Report) -> None:
         assert 0.0 <= row["paired_low"] <= row["win_rate"] <= row["paired_high"] <= 1.0
 
 
+def rollouts(report: Report) -> None:
+    assert report["games"] == 2 and (report["candidates"], report["samples"]) == (2, 2)
+    for bot in ("rollouts", "trained"):
+        row = report[bot]
+        assert 0.0 <= row["paired_low"] <= row["win_rate"] <= row["paired_high"] <= 1.0
+    assert report["better"] + report["worse"] <= report["games"]
+
+
 SLOW = pytest.mark.slow
 #: boardgame.io's benchmark folder (bench/bgio unless CARDTABLE_BGIO names another) once
 #: ``npm ci`` has installed boardgame.io there: the comparison's tiny run is skipped before
@@ -207,6 +215,8 @@ TINY: dict[str, tuple[list[str], bool, Callable[[Report], None], list[Any]]] = {
     "par_loss.py": (["--kinds", "random", "perfect", "--deals", "2"], False, par_loss, []),
     "playouts.py": (["threethirteen", "--players", "2", "--seconds", "0.05", "--runs", "2",
                      "--against", str(ROOT / "src")], False, playouts, []),
+    "rollouts.py": (["--deals", "1", "--candidates", "2", "--samples", "2", "--workers", "1"],
+                    False, rollouts, []),
     "server.py": (["--clients", "3", "--seconds", "4"], False, server, [SLOW]),
     "server_vs_bgio.py": (["--bgio", BGIO, "--clients", "2", "--seconds", "2", "--warmup", "1",
                            "--stores", "memory"], False, server_vs_bgio, [SLOW]),
@@ -241,7 +251,8 @@ def test_a_benchmark_runs_on_a_tiny_budget(script: str) -> None:
         pytest.skip("boardgame.io is not installed: cd bench/bgio && npm ci (Node.js >= 18)")
     if script == "jax_vector.py":
         pytest.importorskip("jax", reason="the jax extra: pip install 'cardtable[jax]'")
-    if script in ("vector.py", "sequence_heuristic.py", "heuristics.py", "jax_vector.py"):
+    if script in ("vector.py", "sequence_heuristic.py", "heuristics.py", "jax_vector.py",
+                  "rollouts.py"):
         pytest.importorskip("numba", reason="the vector extra: pip install 'cardtable[vector]'")
     check(run_bench(script, *args, json_lines=json_lines))
 

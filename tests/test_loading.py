@@ -277,6 +277,7 @@ def refused_or_replays(data: dict[str, Any]) -> None:
     assert len(list(records.positions(record))) == len(record.actions) + 1
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated_record())
 def test_a_mutated_record_is_refused_with_a_record_error_or_replays(data: dict[str, Any]) -> None:

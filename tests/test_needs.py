@@ -15,6 +15,7 @@ from tests.needs import CI_VARIABLE
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ci", [False, True], ids=["developer", "ci-run"])
 def test_a_missing_program_skips_or_fails_under_ci_run(ci: bool, tmp_path: Path) -> None:
     (tmp_path / "test_needy.py").write_text(

@@ -388,6 +388,7 @@ def test_standings_and_intervals() -> None:
     assert outcome(results[0], "heuristic") in (0.0, 0.5, 1.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_arena_command_end_to_end_with_two_workers(name: str) -> None:
     args = ["arena", name, "--bots", "heuristic,random,ismcts", "--iterations", "5",

@@ -164,6 +164,7 @@ def play_positions(seed: int) -> list[tuple[DrawBridgeState, PlayPosition]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_position_is_worth_its_best_card_along_real_games(engine: str) -> None:
     checked = 0
@@ -190,6 +191,7 @@ def test_a_position_is_worth_its_best_card_along_real_games(engine: str) -> None
     assert checked > 50
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_spec("numba") is None, reason="numba is not installed")
 def test_both_engines_give_the_same_trick_tables() -> None:
     rng = random.Random(7)

@@ -127,6 +127,7 @@ def test_arrange_matches_the_oracle(hand: tuple[list[str], int], options: dict) 
     check_split(cards, round_, **options)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands(max_size=10, dense=True), OPTIONS)
 def test_arrange_matches_the_oracle_on_dense_hands_with_many_wild_cards(
@@ -253,6 +254,7 @@ def test_parse_card_round_trip_for_every_card() -> None:
 # ---------------------------------------------------------------- going out: melds fully
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands(max_size=10, dense=False), hands(max_size=10, dense=True)), OPTIONS)
 def test_the_engines_penalty_and_going_out_test_agree_with_the_oracle(

@@ -29,6 +29,7 @@ def weights(path: Path) -> list[np.ndarray]:
         return [data[k] for k in sorted(data.files) if k != "meta"]
 
 
+@pytest.mark.slow
 def test_a_tiny_run_trains_checkpoints_resumes_and_plays_as_a_bot(tmp_path: Path) -> None:
     whole, halves = tmp_path / "whole", tmp_path / "halves"
     dmc.main(["threethirteen", "--out", str(whole), "--samples", "3000",

@@ -62,9 +62,9 @@ def test_tab_keeps_the_focus_visible_and_never_traps_the_keys(tmp_path: Path) ->
 # -- Sequence chips, the side panel -----------------------------------------
 
 
-@pytest.mark.parametrize("size, no_color", [
-    ((80, 24), False), pytest.param((160, 50), False, marks=pytest.mark.slow),
-    pytest.param((80, 24), True, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("size, no_color", [((80, 24), False), ((160, 50), False),
+                                             ((80, 24), True)])
 def test_sequence_teams_differ_by_letter_and_glyph_not_only_colour(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int],
         no_color: bool) -> None:
@@ -253,6 +253,7 @@ def test_draw_bridge_says_who_won_a_trick_and_starts_the_play_with_no_old_trick(
 # -- typing moves -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_log_and_the_board_spell_cards_alike(tmp_path: Path) -> None:
     async def run() -> None:
         app = new_app(tmp_path, "sequence", seed=5)
@@ -269,6 +270,7 @@ def test_the_log_and_the_board_spell_cards_alike(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_typed_moves_complete_cycle_and_clear(tmp_path: Path) -> None:
     async def run() -> None:
         app = new_app(tmp_path, "sequence", seed=5)

@@ -35,6 +35,7 @@ def shown(app: ReplayApp) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", cardtable.game_names())
 def test_replay_steps_through_the_positions(name: str) -> None:
     record = a_record(name)

@@ -136,6 +136,7 @@ def test_the_hint_key_points_at_a_legal_move(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_hot_seat_hides_hands_between_people(tmp_path: Path) -> None:
     async def run() -> None:
         app = new_app(tmp_path, "sequence", humans=[0, 1], seed=2, players=2)

@@ -56,6 +56,7 @@ def play_moves(child: Any, path: Path, count: int) -> None:
         assert record.actions[before] == (0, str(state.legal_actions()[0]))
 
 
+@pytest.mark.slow
 def test_play_quit_resume_in_a_terminal(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     child = spawn("play", "sequence", "--seed", "3", "--bots", "random", "--pace", "0",

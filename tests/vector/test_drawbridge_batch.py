@@ -127,6 +127,7 @@ def test_observations_of_the_own_deal_match_the_encoder_layout() -> None:
     assert parts["rules"].tolist() == [1, 0, 0, 0]
 
 
+@pytest.mark.slow
 def test_the_benchmark_measures_draw_bridge_on_a_tiny_budget() -> None:
     from tests.test_bench import run_bench, vector
 

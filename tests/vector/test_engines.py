@@ -364,6 +364,7 @@ def test_the_checks_cost_a_few_microseconds(name: str) -> None:
     assert per_call < 200e-6, f"{per_call * 1e6:.0f} us for the checks of a call"
 
 
+@pytest.mark.slow
 def test_every_entry_point_answers_or_refuses_random_arguments() -> None:
     """Hypothesis throws shapes, dtypes and values at every entry point of every engine,
     ``SelfPlay`` and the vector envs (tests/vector/fuzz_arguments.py), in a subprocess: a

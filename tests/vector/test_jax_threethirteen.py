@@ -129,6 +129,7 @@ def check_solver(aces: str, face_values: str, all_wild_melds: bool, decks: int,
         assert (want == 0).any() and (want > 0).any()
 
 
+@pytest.mark.slow
 def test_the_meld_solver_equals_numbas() -> None:
     check_solver("both", "ten", True, 2, 300, seed=1)
 
@@ -227,6 +228,7 @@ def _positions(env: JaxThreeThirteen, seed: int) -> list[Any]:
     return states
 
 
+@pytest.mark.slow
 def test_positions_move_for_move(envs: dict[str, tuple[SelfPlay, JaxThreeThirteen]]) -> None:
     """Scalar positions loaded into the numba env (``from_states``) and from there into
     the JAX env (``from_batch``), played side by side to the end of their matches; and

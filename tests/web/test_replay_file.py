@@ -104,6 +104,7 @@ def test_a_bad_file_says_to_the_page_what_it_is(body: bytes | None, reason: str)
     assert reason_of(refused.value) == "broken"
 
 
+@pytest.mark.slow
 def test_a_record_with_a_start_position_is_not_too_deep() -> None:
     state = cardtable.new_game("threethirteen", players=3).deal(seed=2)
     first = state.clone()

@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_the_page_weight_bench_runs(server: str, browser: object) -> None:
     # (``browser``: the fixture that skips, or fails under .ci/run, without chromium)
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "webload.py"), server,

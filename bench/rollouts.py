@@ -32,6 +32,9 @@ from cardtable.arena.ratings import paired_interval
 from cardtable.bots import sequence_value
 from cardtable.core import Action, State
 from cardtable.encoders import encoder_for
+from cardtable.vector import VectorSequence
+from cardtable.vector._kernel import seed_rows
+from cardtable.vector.sequence_heuristic import heuristic_actions
 from value_search import match
 
 
@@ -53,10 +56,6 @@ class Rollouts:
         pass
 
     def choose(self, state: State) -> Action:
-        from cardtable.vector import VectorSequence
-        from cardtable.vector._kernel import seed_rows
-        from cardtable.vector.sequence_heuristic import heuristic_actions
-
         game = state.game
         seat = state.current_player
         assert seat is not None

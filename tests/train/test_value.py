@@ -216,6 +216,33 @@ def test_a_value_run_can_start_from_weights_and_learn_from_bot_games(tmp_path: P
         dmc.main([*args, "--init", str(tmp_path / "bad.npz"), "--out", str(tmp_path / "b")])
 
 
+@pytest.mark.slow
+def test_a_fresh_larger_network_can_learn_from_the_games_of_given_weights(
+        tmp_path: Path) -> None:
+    """--games-by shipped --hidden: the bots play the shipped weights, a fresh network of
+    other widths learns from their games (its meta says whose), the learning rate falls
+    along a cosine to 0 at --samples, and --init with --games-by is refused."""
+    torch = pytest.importorskip("torch", reason="the train extra is not installed")
+    from cardtable.train import dmc, value
+
+    args = ["sequence", "--method", "value", "--positions", "600", "--holdout", "300",
+            "--batch", "64", "--eval-every", "128", "--eval-deals", "0", "--quiet",
+            "--games-by", "shipped", "--bot-games", "2", "--bots", "trained",
+            "--hidden", "8,8,8", "--lr-decay", "cosine"]
+    dmc.main([*args, "--out", str(tmp_path / "run"), "--samples", "256"])
+    net = load(tmp_path / "run" / "latest.npz")
+    assert isinstance(net, ValueNet)
+    assert value.widths(net) == ((8, 8), (8,))
+    assert net.meta["games_by"] == "shipped" and "init" not in net.meta
+    assert net.meta["lr_decay"] == "cosine" and net.meta["bot_games"] == 2
+    assert net.meta["positions"] > 600
+    state = torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=False)
+    assert state["optimiser"]["param_groups"][0]["lr"] < 1e-4   # near the cosine's end
+    with pytest.raises(SystemExit) as exc:
+        dmc.main([*args, "--init", "shipped", "--out", str(tmp_path / "bad")])
+    assert exc.value.code == 2
+
+
 def test_the_shipped_bot_plays_only_legal_moves_in_long_random_playouts() -> None:
     assert shipped() is not None
     game = cardtable.new_game("sequence")

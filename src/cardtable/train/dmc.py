@@ -577,6 +577,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="--method value: start from these weights (a latest.npz, or "
                              "'shipped': the package's), which the value bots of "
                              "--bot-games play too")
+    parser.add_argument("--games-by", default=None, metavar="WEIGHTS",
+                        help="--method value: the value bots of --bot-games play these "
+                             "weights (a latest.npz, or 'shipped') while a fresh network of "
+                             "--hidden's widths learns (instead of --init)")
+    parser.add_argument("--lr-decay", choices=("none", "cosine"), default="none",
+                        help="--method value: cosine lowers the learning rate along a half "
+                             "cosine to 0 at --samples (default none: --lr throughout)")
     parser.add_argument("--bot-games", type=int, default=0,
                         help="--method value: scalar games of --bots added to the training "
                              "set (about 50 positions a game; default none)")
@@ -620,7 +627,11 @@ def main(argv: list[str] | None = None) -> None:
         if args.bot_games < 0 or args.workers < 1:
             parser.error("--bot-games must be 0 or more, --workers at least 1")
         if args.init is not None and args.hidden:
-            parser.error("--init's weights set the layers' widths: leave --hidden out")
+            parser.error("--init's weights set the layers' widths: leave --hidden out "
+                         "(or give --games-by for a fresh network of --hidden's widths)")
+        if args.init is not None and args.games_by is not None:
+            parser.error("--init and --games-by both say which weights play --bot-games: "
+                         "give one")
         args.bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
         try:
             for kind in args.bots:
@@ -633,8 +644,10 @@ def main(argv: list[str] | None = None) -> None:
 
         value.main(args)
         return
-    if args.init is not None or args.bot_games or args.workers != 1:
-        parser.error("--init, --bot-games, --bots and --workers are --method value's")
+    if (args.init is not None or args.games_by is not None or args.bot_games
+            or args.workers != 1 or args.lr_decay != "none"):
+        parser.error("--init, --games-by, --bot-games, --bots, --workers and --lr-decay "
+                     "are --method value's")
     torch.set_num_threads(max(1, torch.get_num_threads()))
     run = Run(args.game, args.out, args.seed, args.envs, args.batch, args.lr, args.epsilon,
               hidden, args.device, args.target)

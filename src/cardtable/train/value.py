@@ -19,7 +19,11 @@ on, as ``cardtable.train.dmc``); a checkpoint; ``--resume`` goes on from it.
 
 Policy iteration (``bot_games``): ``--bot-games N`` adds N scalar games between the
 package's bots (``--bots``; the value bots among them play the ``--init`` network, the
-one the run starts from), played by ``--workers`` processes, to the training set.
+one the run starts from), played by ``--workers`` processes, to the training set. With
+``--games-by WEIGHTS`` instead, those bots play WEIGHTS while a fresh network (of
+``--hidden``'s widths, which may differ) learns: a larger network learning from a smaller
+one's games. ``--lr-decay cosine`` lowers the learning rate along a half cosine to 0 at
+``--samples``.
 """
 
 from __future__ import annotations
@@ -293,11 +297,17 @@ class ValueRun:
                  lr: float, device: str, window: tuple[int, ...] = WINDOW,
                  head: tuple[int, ...] = HEAD, progress: bool = True,
                  init: tuple[str, ValueNet] | None = None, games: int = 0,
-                 bots: tuple[str, ...] = ("blend", "heuristic-v1"), workers: int = 1) -> None:
+                 bots: tuple[str, ...] = ("blend", "heuristic-v1"), workers: int = 1,
+                 games_by: tuple[str, ValueNet] | None = None, lr_decay: str = "none"
+                 ) -> None:
         import torch
 
         self.out, self.seed, self.batch = out, seed, batch
         self.init, self.games, self.bots = init, games, bots
+        self.games_by = games_by if games_by is not None else init
+        self.lr, self.lr_decay = lr, lr_decay
+        #: the samples the run is to learn from (``train`` sets it): the cosine's end
+        self.total = 0
         if init is not None:
             window, head = widths(init[1])
         self.window, self.head = window, head
@@ -306,8 +316,9 @@ class ValueRun:
         self.obs, self.labels, _ = play(positions, seed, envs=min(1024, positions // 60 + 1),
                                         progress=progress)
         if games:
-            more, results, _ = bot_games(games, seed, bots, None if init is None else init[1],
-                                         workers, progress)
+            more, results, _ = bot_games(
+                games, seed, bots, None if self.games_by is None else self.games_by[1],
+                workers, progress)
             self.obs = np.concatenate([self.obs, more])
             self.labels = np.concatenate([self.labels, results])
         self.hold_obs, self.hold_labels, self.hold_games = play(
@@ -333,7 +344,10 @@ class ValueRun:
                 "head_layers": list(self.head),
                 "method": "afterstate value (cardtable.train.value)",
                 **({"bot_games": self.games, "bots": list(self.bots)} if self.games else {}),
-                **({"init": self.init[0]} if self.init is not None else {})}
+                **({"init": self.init[0]} if self.init is not None else {}),
+                **({"games_by": self.games_by[0]} if self.games_by is not None
+                   and self.init is None else {}),
+                **({"lr_decay": self.lr_decay} if self.lr_decay != "none" else {})}
 
     def numpy_net(self) -> ValueNet:
         return to_numpy(self.net, self.meta)
@@ -347,6 +361,10 @@ class ValueRun:
             self.cursor = 0
         pick = self.order[self.cursor:self.cursor + self.batch]
         self.cursor += self.batch
+        if self.lr_decay == "cosine" and self.total:
+            for group in self.optimiser.param_groups:
+                group["lr"] = self.lr * 0.5 * (1 + math.cos(math.pi * min(
+                    1.0, self.samples / self.total)))
         windows, scalars = inputs(self.obs[pick])
         logits = self.net(torch.from_numpy(windows).to(self.device),
                           torch.from_numpy(scalars).to(self.device))
@@ -404,6 +422,7 @@ class ValueRun:
 def train(run: ValueRun, samples: int, eval_every: int, eval_deals: int,
           progress: bool = True) -> list[dict[str, Any]]:
     started = time.perf_counter() - run.seconds
+    run.total = samples
     if not run.curve:
         _point(run, eval_deals, started, math.nan)
         run.checkpoint()
@@ -499,9 +518,22 @@ def main(args: Any) -> None:
         if net is None:
             raise SystemExit("cardtable.train: --init shipped: no value network is shipped")
         init = (args.init, net)
+    games_by = None
+    if args.games_by is not None:
+        from cardtable.bots.sequence_value import shipped
+
+        try:
+            net = shipped() if args.games_by == "shipped" else ValueNet.load(args.games_by)
+        except OptionsError as exc:
+            raise SystemExit(f"cardtable.train: --games-by: {exc}") from None
+        if net is None:
+            raise SystemExit("cardtable.train: --games-by shipped: no value network is "
+                             "shipped")
+        games_by = (args.games_by, net)
     run = ValueRun(args.out, args.seed, args.positions, args.holdout, args.batch, args.lr,
                    args.device, window, head, progress=not args.quiet, init=init,
-                   games=args.bot_games, bots=args.bots, workers=args.workers)
+                   games=args.bot_games, bots=args.bots, workers=args.workers,
+                   games_by=games_by, lr_decay=args.lr_decay)
     if args.resume:
         run.resume()
     curve = train(run, args.samples, args.eval_every, args.eval_deals,

@@ -489,6 +489,19 @@ def plot(curve: list[dict[str, Any]], path: Path, title: str) -> None:
     fig.savefig(path, dpi=100)
 
 
+def _weights(flag: str, given: str) -> ValueNet:
+    """The value network a flag names: a weights file, or ``shipped`` (the package's)."""
+    from cardtable.bots.sequence_value import shipped
+
+    try:
+        net = shipped() if given == "shipped" else ValueNet.load(given)
+    except OptionsError as exc:
+        raise SystemExit(f"cardtable.train: {flag}: {exc}") from None
+    if net is None:
+        raise SystemExit(f"cardtable.train: {flag} shipped: no value network is shipped")
+    return net
+
+
 def main(args: Any) -> None:
     """``python -m cardtable.train sequence --method value`` (arguments parsed by
     ``cardtable.train.dmc.main``)."""
@@ -507,29 +520,9 @@ def main(args: Any) -> None:
     if args.hidden:
         widths = tuple(int(h) for h in args.hidden.split(","))
         window, head = widths[:2], widths[2:] or HEAD
-    init = None
-    if args.init is not None:
-        from cardtable.bots.sequence_value import shipped
-
-        try:
-            net = shipped() if args.init == "shipped" else ValueNet.load(args.init)
-        except OptionsError as exc:
-            raise SystemExit(f"cardtable.train: --init: {exc}") from None
-        if net is None:
-            raise SystemExit("cardtable.train: --init shipped: no value network is shipped")
-        init = (args.init, net)
-    games_by = None
-    if args.games_by is not None:
-        from cardtable.bots.sequence_value import shipped
-
-        try:
-            net = shipped() if args.games_by == "shipped" else ValueNet.load(args.games_by)
-        except OptionsError as exc:
-            raise SystemExit(f"cardtable.train: --games-by: {exc}") from None
-        if net is None:
-            raise SystemExit("cardtable.train: --games-by shipped: no value network is "
-                             "shipped")
-        games_by = (args.games_by, net)
+    init = None if args.init is None else (args.init, _weights("--init", args.init))
+    games_by = (None if args.games_by is None
+                else (args.games_by, _weights("--games-by", args.games_by)))
     run = ValueRun(args.out, args.seed, args.positions, args.holdout, args.batch, args.lr,
                    args.device, window, head, progress=not args.quiet, init=init,
                    games=args.bot_games, bots=args.bots, workers=args.workers,

@@ -28,14 +28,13 @@ from typing import Any
 import numpy as np
 
 from _args import positive
-from cardtable.arena.ratings import paired_interval
 from cardtable.bots import sequence_value
 from cardtable.core import Action, State
 from cardtable.encoders import encoder_for
 from cardtable.vector import VectorSequence
 from cardtable.vector._kernel import seed_rows
 from cardtable.vector.sequence_heuristic import heuristic_actions
-from value_search import match
+from value_search import scored
 
 
 class Rollouts:
@@ -111,13 +110,8 @@ def main() -> None:
                               "samples": args.samples, "seed": args.seed}
     outcomes = {}
     for name, spec in (("rollouts", bot), ("trained", "trained")):
-        games = outcomes[name] = match(spec, args.deals, args.seed, args.workers)
-        deals = [(a + b) / 2 for a, b in zip(games[::2], games[1::2], strict=True)]
-        rate, low, high = paired_interval(deals)
-        report[name] = {"win_rate": rate, "paired_low": low, "paired_high": high}
-        if not args.json:
-            print(f"{name:8} vs heuristic-v1: {rate:.1%} of {len(games)} games "
-                  f"(paired over deals {low:.1%}-{high:.1%})", flush=True)
+        outcomes[name], report[name] = scored(name, spec, args.deals, args.seed, args.workers,
+                                              args.json)
     pairs = list(zip(outcomes["rollouts"], outcomes["trained"], strict=True))
     report["better"] = sum(a > b for a, b in pairs)
     report["worse"] = sum(a < b for a, b in pairs)

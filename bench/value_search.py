@@ -115,6 +115,19 @@ def match(bot: str, deals: int, seed: int, workers: int) -> list[float]:
     return [arena.outcome(r, bot) for r in results]
 
 
+def scored(name: str, bot: str, deals: int, seed: int, workers: int, quiet: bool
+           ) -> tuple[list[float], dict[str, float]]:
+    """``bot``'s games against heuristic-v1 (``match``) and its win rate with the paired
+    interval over deals, printed as a line unless ``quiet``."""
+    games = match(bot, deals, seed, workers)
+    rate, low, high = paired_interval([(a + b) / 2 for a, b in
+                                       zip(games[::2], games[1::2], strict=True)])
+    if not quiet:
+        print(f"{name:8} vs heuristic-v1: {rate:.1%} of {len(games)} games "
+              f"(paired over deals {low:.1%}-{high:.1%})", flush=True)
+    return games, {"win_rate": rate, "paired_low": low, "paired_high": high}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=positive, default=100, help="deals, each played twice")
@@ -130,13 +143,7 @@ def main() -> None:
     report: dict[str, Any] = {"games": 2 * args.deals, "iterations": args.iterations,
                               "order": args.order, "seed": args.seed}
     for name, bot in (("search", search), ("trained", "trained")):
-        games = match(bot, args.deals, args.seed, args.workers)
-        deals = [(a + b) / 2 for a, b in zip(games[::2], games[1::2], strict=True)]
-        rate, low, high = paired_interval(deals)
-        report[name] = {"win_rate": rate, "paired_low": low, "paired_high": high}
-        if not args.json:
-            print(f"{name:8} vs heuristic-v1: {rate:.1%} of {len(games)} games "
-                  f"(paired over deals {low:.1%}-{high:.1%})", flush=True)
+        _, report[name] = scored(name, bot, args.deals, args.seed, args.workers, args.json)
     if args.json:
         print(json.dumps(report))
 

@@ -304,7 +304,7 @@ class ValueRun:
 
         self.out, self.seed, self.batch = out, seed, batch
         self.init, self.games, self.bots = init, games, bots
-        self.games_by = games_by if games_by is not None else init
+        self.games_by = games_by
         self.lr, self.lr_decay = lr, lr_decay
         #: the samples the run is to learn from (``train`` sets it): the cosine's end
         self.total = 0
@@ -316,9 +316,10 @@ class ValueRun:
         self.obs, self.labels, _ = play(positions, seed, envs=min(1024, positions // 60 + 1),
                                         progress=progress)
         if games:
-            more, results, _ = bot_games(
-                games, seed, bots, None if self.games_by is None else self.games_by[1],
-                workers, progress)
+            played = games_by or init   # the weights the value bots play
+            more, results, _ = bot_games(games, seed, bots,
+                                         None if played is None else played[1], workers,
+                                         progress)
             self.obs = np.concatenate([self.obs, more])
             self.labels = np.concatenate([self.labels, results])
         self.hold_obs, self.hold_labels, self.hold_games = play(
@@ -345,8 +346,7 @@ class ValueRun:
                 "method": "afterstate value (cardtable.train.value)",
                 **({"bot_games": self.games, "bots": list(self.bots)} if self.games else {}),
                 **({"init": self.init[0]} if self.init is not None else {}),
-                **({"games_by": self.games_by[0]} if self.games_by is not None
-                   and self.init is None else {}),
+                **({"games_by": self.games_by[0]} if self.games_by is not None else {}),
                 **({"lr_decay": self.lr_decay} if self.lr_decay != "none" else {})}
 
     def numpy_net(self) -> ValueNet:
